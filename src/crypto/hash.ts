@@ -1,0 +1,109 @@
+/**
+ * SHA-256 and HMAC-SHA256 over bytes, written as lowercase hex.
+ *
+ * Uses the Web Crypto API (`crypto.subtle`), available in Deno, Node 20+ and browsers.
+ *
+ * @module
+ */
+
+const HEX: string[] = Array.from({ length: 256 }, (_, i) => i.toString(16).padStart(2, "0"));
+
+/**
+ * Lowercase hex of bytes.
+ *
+ * @example
+ * ```ts
+ * import { toHex } from "./hash.ts";
+ * console.assert(toHex(new Uint8Array([0, 255])) === "00ff");
+ * ```
+ */
+export function toHex(bytes: Uint8Array): string {
+  let out = "";
+  for (let i = 0; i < bytes.length; i++) out += HEX[bytes[i]];
+  return out;
+}
+
+/**
+ * Bytes of a lowercase or uppercase hex string (throws on odd length or non-hex).
+ *
+ * @example
+ * ```ts
+ * import { fromHex } from "./hash.ts";
+ * console.assert(fromHex("00ff")[1] === 255);
+ * ```
+ */
+export function fromHex(hex: string): Uint8Array<ArrayBuffer> {
+  if (hex.length % 2 !== 0 || !/^[0-9a-fA-F]*$/.test(hex)) {
+    throw new TypeError("not a hex string");
+  }
+  const out = new Uint8Array(hex.length / 2);
+  for (let i = 0; i < out.length; i++) out[i] = parseInt(hex.slice(2 * i, 2 * i + 2), 16);
+  return out;
+}
+
+/**
+ * SHA-256 of bytes, lowercase hex.
+ *
+ * @example
+ * ```ts
+ * import { sha256Hex } from "./hash.ts";
+ * const h = await sha256Hex(new TextEncoder().encode("abc"));
+ * console.assert(h.startsWith("ba7816bf"));
+ * ```
+ */
+export async function sha256Hex(data: Uint8Array<ArrayBuffer>): Promise<string> {
+  return toHex(new Uint8Array(await crypto.subtle.digest("SHA-256", data)));
+}
+
+const keyCache = new WeakMap<Uint8Array, CryptoKey>();
+
+async function hmacKey(key: Uint8Array<ArrayBuffer>): Promise<CryptoKey> {
+  let k = keyCache.get(key);
+  if (!k) {
+    k = await crypto.subtle.importKey("raw", key, { name: "HMAC", hash: "SHA-256" }, false, [
+      "sign",
+      "verify",
+    ]);
+    keyCache.set(key, k);
+  }
+  return k;
+}
+
+/**
+ * HMAC-SHA256 of bytes under a key, lowercase hex.
+ *
+ * @example
+ * ```ts
+ * import { hmacSha256Hex } from "./hash.ts";
+ * const enc = new TextEncoder();
+ * const mac = await hmacSha256Hex(enc.encode("key"), enc.encode("The quick brown fox jumps over the lazy dog"));
+ * console.assert(mac === "f7bc83f430538424b13298e6aa6fb143ef4d59a14946175997479dbc2d1a3cd8");
+ * ```
+ */
+export async function hmacSha256Hex(
+  key: Uint8Array<ArrayBuffer>,
+  data: Uint8Array<ArrayBuffer>,
+): Promise<string> {
+  const sig = await crypto.subtle.sign("HMAC", await hmacKey(key), data);
+  return toHex(new Uint8Array(sig));
+}
+
+/**
+ * Check an HMAC-SHA256 in constant time (Web Crypto `verify`).
+ *
+ * @example
+ * ```ts
+ * import { hmacSha256Hex, hmacSha256Verify } from "./hash.ts";
+ * const enc = new TextEncoder();
+ * const k = enc.encode("k".repeat(32)), m = enc.encode("m");
+ * console.assert(await hmacSha256Verify(k, m, await hmacSha256Hex(k, m)));
+ * ```
+ */
+export async function hmacSha256Verify(
+  key: Uint8Array<ArrayBuffer>,
+  data: Uint8Array<ArrayBuffer>,
+  expectedHex: string,
+): Promise<boolean> {
+  if (!/^[0-9a-f]{64}$/.test(expectedHex)) return false;
+  return await crypto.subtle.verify("HMAC", await hmacKey(key), fromHex(expectedHex), data);
+}

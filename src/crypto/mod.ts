@@ -1,0 +1,6 @@
+/**
+ * Hashing, HMAC and signing keys.
+ *
+ * @module
+ */
+export * from "./hash.ts";

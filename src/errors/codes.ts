@@ -1,0 +1,90 @@
+/**
+ * The stable error codes of empiric and how every surface reports them.
+ *
+ * One table maps each code to a CLI exit code, an HTTP status (for problem+json bodies) and
+ * whether an MCP tool result carries `isError`. Codes are part of the stable interface.
+ *
+ * @module
+ */
+
+/** Every stable error code. */
+export type ErrorCode =
+  // wire format (parse and canonicalize); docs/wire-format.md
+  | "syntax_error"
+  | "duplicate_key"
+  | "lone_surrogate"
+  | "non_finite_number"
+  | "int_out_of_range"
+  | "depth_exceeded"
+  | "invalid_utf8"
+  | "unsupported_type"
+  // records
+  | "record_structure"
+  | "schema_invalid"
+  | "proof_id_mismatch"
+  | "signature_mismatch"
+  // keys
+  | "key_too_short"
+  | "key_invalid"
+  // input/output and usage
+  | "usage_error"
+  | "not_found"
+  | "already_exists"
+  | "io_error"
+  | "internal_error";
+
+/** How one error code is reported on each surface. */
+export interface ErrorReporting {
+  /** Exit code of the `empiric` CLI. */
+  readonly exit: number;
+  /** HTTP status of the RFC 9457 problem+json response. */
+  readonly http: number;
+  /** Short human title, used as the problem+json `title`. */
+  readonly title: string;
+}
+
+/** Exit codes of the CLI (documented in docs/cli.md). */
+export const EXIT = {
+  ok: 0,
+  internal: 1,
+  failed: 2,
+  usage: 64,
+  noInput: 66,
+  cantCreate: 73,
+  io: 74,
+} as const;
+
+/** The one table: code → exit code, HTTP status, title. MCP reports every code with `isError: true`. */
+export const ERROR_TABLE: Readonly<Record<ErrorCode, ErrorReporting>> = {
+  syntax_error: { exit: EXIT.failed, http: 400, title: "Malformed JSON" },
+  duplicate_key: { exit: EXIT.failed, http: 400, title: "Duplicate object key" },
+  lone_surrogate: { exit: EXIT.failed, http: 400, title: "Lone surrogate in string" },
+  non_finite_number: { exit: EXIT.failed, http: 400, title: "Non-finite number" },
+  int_out_of_range: { exit: EXIT.failed, http: 400, title: "Integer out of range" },
+  depth_exceeded: { exit: EXIT.failed, http: 400, title: "Nesting too deep" },
+  invalid_utf8: { exit: EXIT.failed, http: 400, title: "Invalid UTF-8" },
+  unsupported_type: { exit: EXIT.failed, http: 422, title: "Value has no canonical form" },
+  record_structure: { exit: EXIT.failed, http: 422, title: "Malformed proof record" },
+  schema_invalid: { exit: EXIT.failed, http: 422, title: "Record fails the schema" },
+  proof_id_mismatch: { exit: EXIT.failed, http: 422, title: "proof_id does not match the body" },
+  signature_mismatch: { exit: EXIT.failed, http: 422, title: "Signature does not verify" },
+  key_too_short: { exit: EXIT.usage, http: 400, title: "Signing key too short" },
+  key_invalid: { exit: EXIT.usage, http: 400, title: "Unusable key" },
+  usage_error: { exit: EXIT.usage, http: 400, title: "Bad request" },
+  not_found: { exit: EXIT.noInput, http: 404, title: "Not found" },
+  already_exists: { exit: EXIT.cantCreate, http: 409, title: "Already exists" },
+  io_error: { exit: EXIT.io, http: 500, title: "Input/output error" },
+  internal_error: { exit: EXIT.internal, http: 500, title: "Internal error" },
+};
+
+/** Codes produced by the typed JSON parser and the canonicalizer. */
+export const WIRE_CODES: readonly ErrorCode[] = [
+  "syntax_error",
+  "duplicate_key",
+  "lone_surrogate",
+  "non_finite_number",
+  "int_out_of_range",
+  "depth_exceeded",
+  "invalid_utf8",
+  "unsupported_type",
+];

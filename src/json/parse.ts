@@ -1,0 +1,410 @@
+/**
+ * The typed JSON parser (wire-format rule R11).
+ *
+ * Number literals with `.`, `e` or `E` become floats (`number`); other number literals become
+ * ints (`bigint`, range -2^63 .. 2^63-1). Strict RFC 8259 syntax; duplicate keys, lone
+ * surrogates, non-finite numbers, out-of-range ints, nesting beyond {@link MAX_DEPTH} and
+ * invalid UTF-8 are rejected with a stable code and the position of the problem. Runs on any
+ * JavaScript engine: it does not rely on `JSON.parse` source access.
+ *
+ * @module
+ */
+import type { TextPosition } from "../errors/errors.ts";
+import { WireError } from "../errors/errors.ts";
+import type { ErrorCode } from "../errors/codes.ts";
+import { MAX_DEPTH } from "./canonical.ts";
+import { INT_MAX, INT_MIN, type JsonArray, type JsonObject, type JsonValue } from "./value.ts";
+
+// Parser state. Parsing is synchronous, so module-level state is safe and fast.
+let src = "";
+let pos = 0;
+let depth = 0;
+
+/** Line and column (1-based, in UTF-16 units) of an offset in a text. */
+export function positionOf(text: string, offset: number): TextPosition {
+  let line = 1;
+  let lineStart = 0;
+  for (let i = text.indexOf("\n"); i !== -1 && i < offset; i = text.indexOf("\n", i + 1)) {
+    line++;
+    lineStart = i + 1;
+  }
+  return { offset, line, column: offset - lineStart + 1 };
+}
+
+function fail(code: ErrorCode, message: string, at = pos): never {
+  const position = positionOf(src, at);
+  throw new WireError(code, `${message} (line ${position.line}, column ${position.column})`, {
+    position,
+  });
+}
+
+function describeAt(at: number): string {
+  if (at >= src.length) return "end of input";
+  const c = src.codePointAt(at)!;
+  if (c === 0xfeff) return "a byte order mark";
+  if (c < 0x20 || c === 0x7f) return `control character U+${c.toString(16).padStart(4, "0")}`;
+  if (c > 0x7e) return `'${String.fromCodePoint(c)}' (U+${c.toString(16).toUpperCase()})`;
+  return `'${String.fromCharCode(c)}'`;
+}
+
+function unexpected(expected: string): never {
+  fail("syntax_error", `expected ${expected}, found ${describeAt(pos)}`);
+}
+
+function skipWs(): void {
+  let c = src.charCodeAt(pos);
+  while (c === 32 || c === 10 || c === 13 || c === 9) c = src.charCodeAt(++pos);
+}
+
+function isDigit(c: number): boolean {
+  return c >= 48 && c <= 57;
+}
+
+function parseValue(): JsonValue {
+  skipWs();
+  const c = src.charCodeAt(pos);
+  switch (c) {
+    case 0x22:
+      return parseString();
+    case 0x7b:
+      return parseObject();
+    case 0x5b:
+      return parseArray();
+    case 0x74:
+      return literal("true", true);
+    case 0x66:
+      return literal("false", false);
+    case 0x6e:
+      return literal("null", null);
+    case 0x4e: // N
+      if (src.startsWith("NaN", pos)) fail("non_finite_number", "NaN is not allowed (rule R8)");
+      break;
+    case 0x49: // I
+      if (src.startsWith("Infinity", pos)) {
+        fail("non_finite_number", "Infinity is not allowed (rule R8)");
+      }
+      break;
+    default:
+      if (c === 0x2d || isDigit(c)) return parseNumber();
+  }
+  unexpected("a JSON value");
+}
+
+function literal<T extends JsonValue>(word: string, value: T): T {
+  if (!src.startsWith(word, pos)) unexpected(`'${word}'`);
+  pos += word.length;
+  return value;
+}
+
+function parseNumber(): number | bigint {
+  const start = pos;
+  let c = src.charCodeAt(pos);
+  if (c === 0x2d) c = src.charCodeAt(++pos);
+  if (c === 0x30) {
+    c = src.charCodeAt(++pos);
+    if (isDigit(c)) fail("syntax_error", "numbers must not have leading zeros");
+  } else if (isDigit(c)) {
+    do c = src.charCodeAt(++pos); while (isDigit(c));
+  } else {
+    if (src.startsWith("Infinity", pos)) {
+      fail("non_finite_number", "-Infinity is not allowed (rule R8)", start);
+    }
+    unexpected("a digit after '-'");
+  }
+  let isFloat = false;
+  if (c === 0x2e) {
+    c = src.charCodeAt(++pos);
+    if (!isDigit(c)) unexpected("a digit after the decimal point");
+    do c = src.charCodeAt(++pos); while (isDigit(c));
+    isFloat = true;
+  }
+  if (c === 0x65 || c === 0x45) {
+    c = src.charCodeAt(++pos);
+    if (c === 0x2b || c === 0x2d) c = src.charCodeAt(++pos);
+    if (!isDigit(c)) unexpected("a digit in the exponent");
+    do c = src.charCodeAt(++pos); while (isDigit(c));
+    isFloat = true;
+  }
+  const text = src.slice(start, pos);
+  if (isFloat) {
+    const x = Number(text);
+    if (x === Infinity || x === -Infinity) {
+      fail("non_finite_number", `${text} overflows a binary64 float (rule R8)`, start);
+    }
+    return x;
+  }
+  const v = BigInt(text);
+  if (text.length > 18 && (v > INT_MAX || v < INT_MIN)) {
+    fail("int_out_of_range", `int ${text} is outside -2^63 .. 2^63-1 (rule R6)`, start);
+  }
+  return v;
+}
+
+function hex4(at: number): number {
+  let v = 0;
+  for (let i = at; i < at + 4; i++) {
+    const c = src.charCodeAt(i);
+    let d: number;
+    if (c >= 48 && c <= 57) d = c - 48;
+    else if (c >= 97 && c <= 102) d = c - 87;
+    else if (c >= 65 && c <= 70) d = c - 55;
+    else {
+      pos = i;
+      unexpected("four hex digits after \\u");
+    }
+    v = v * 16 + d;
+  }
+  return v;
+}
+
+function parseString(): string {
+  const start = pos;
+  pos++; // opening quote
+  let out = "";
+  let run = pos;
+  const n = src.length;
+  for (;;) {
+    let c = src.charCodeAt(pos);
+    // Fast scan over characters that need no attention.
+    while (c !== 0x22 && c !== 0x5c && c >= 0x20 && (c < 0xd800 || c > 0xdfff)) {
+      c = src.charCodeAt(++pos);
+    }
+    if (c === 0x22) {
+      const s = run === start + 1 && out === "" ? src.slice(run, pos) : out + src.slice(run, pos);
+      pos++;
+      return s;
+    }
+    if (pos >= n) fail("syntax_error", "unterminated string", start);
+    if (c === 0x5c) {
+      out += src.slice(run, pos);
+      const e = src.charCodeAt(pos + 1);
+      switch (e) {
+        case 0x22:
+          out += '"';
+          break;
+        case 0x5c:
+          out += "\\";
+          break;
+        case 0x2f:
+          out += "/";
+          break;
+        case 0x62:
+          out += "\b";
+          break;
+        case 0x66:
+          out += "\f";
+          break;
+        case 0x6e:
+          out += "\n";
+          break;
+        case 0x72:
+          out += "\r";
+          break;
+        case 0x74:
+          out += "\t";
+          break;
+        case 0x75: {
+          const u = hex4(pos + 2);
+          if (u >= 0xd800 && u <= 0xdbff) {
+            // must be followed by an escaped low surrogate
+            if (src.charCodeAt(pos + 6) === 0x5c && src.charCodeAt(pos + 7) === 0x75) {
+              const l = hex4(pos + 8);
+              if (l >= 0xdc00 && l <= 0xdfff) {
+                out += String.fromCharCode(u, l);
+                pos += 12;
+                run = pos;
+                continue;
+              }
+            }
+            fail("lone_surrogate", `\\u${src.slice(pos + 2, pos + 6)} is a lone surrogate`);
+          }
+          if (u >= 0xdc00 && u <= 0xdfff) {
+            fail("lone_surrogate", `\\u${src.slice(pos + 2, pos + 6)} is a lone surrogate`);
+          }
+          out += String.fromCharCode(u);
+          pos += 6;
+          run = pos;
+          continue;
+        }
+        default:
+          pos++;
+          unexpected("an escape (\\\" \\\\ \\/ \\b \\f \\n \\r \\t \\uXXXX)");
+      }
+      pos += 2;
+      run = pos;
+      continue;
+    }
+    if (c < 0x20) {
+      fail("syntax_error", `${describeAt(pos)} must be escaped inside a string`);
+    }
+    // a raw surrogate: valid only as a high-then-low pair
+    if (c <= 0xdbff) {
+      const l = src.charCodeAt(pos + 1);
+      if (l >= 0xdc00 && l <= 0xdfff) {
+        pos += 2;
+        continue;
+      }
+    }
+    fail("lone_surrogate", "string holds a lone surrogate");
+  }
+}
+
+function enter(): void {
+  if (++depth > MAX_DEPTH) {
+    fail("depth_exceeded", `more than ${MAX_DEPTH} nested arrays/objects`);
+  }
+  pos++;
+}
+
+function parseArray(): JsonArray {
+  enter();
+  const out: JsonArray = [];
+  skipWs();
+  if (src.charCodeAt(pos) === 0x5d) {
+    pos++;
+    depth--;
+    return out;
+  }
+  for (;;) {
+    out.push(parseValue());
+    skipWs();
+    const c = src.charCodeAt(pos);
+    if (c === 0x2c) {
+      pos++;
+      continue;
+    }
+    if (c === 0x5d) {
+      pos++;
+      depth--;
+      return out;
+    }
+    unexpected("',' or ']' after an array element");
+  }
+}
+
+function parseObject(): JsonObject {
+  enter();
+  const out: JsonObject = {};
+  skipWs();
+  if (src.charCodeAt(pos) === 0x7d) {
+    pos++;
+    depth--;
+    return out;
+  }
+  for (;;) {
+    skipWs();
+    if (src.charCodeAt(pos) !== 0x22) unexpected("a string key");
+    const keyAt = pos;
+    const key = parseString();
+    skipWs();
+    if (src.charCodeAt(pos) !== 0x3a) unexpected("':' after an object key");
+    pos++;
+    const value = parseValue();
+    if (Object.hasOwn(out, key)) {
+      fail("duplicate_key", `duplicate key ${JSON.stringify(key)} (rule R4)`, keyAt);
+    }
+    if (key === "__proto__") {
+      Object.defineProperty(out, key, {
+        value,
+        enumerable: true,
+        writable: true,
+        configurable: true,
+      });
+    } else {
+      out[key] = value;
+    }
+    skipWs();
+    const c = src.charCodeAt(pos);
+    if (c === 0x2c) {
+      pos++;
+      continue;
+    }
+    if (c === 0x7d) {
+      pos++;
+      depth--;
+      return out;
+    }
+    unexpected("',' or '}' after an object member");
+  }
+}
+
+const decoder = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
+
+/** Byte offset of the first ill-formed UTF-8 sequence (Unicode Table 3-7), or -1. */
+export function firstInvalidUtf8(bytes: Uint8Array): number {
+  const n = bytes.length;
+  let i = 0;
+  while (i < n) {
+    const b = bytes[i];
+    if (b < 0x80) {
+      i++;
+      continue;
+    }
+    let need: number, lo = 0x80, hi = 0xbf;
+    if (b >= 0xc2 && b <= 0xdf) need = 1;
+    else if (b >= 0xe0 && b <= 0xef) {
+      need = 2;
+      if (b === 0xe0) lo = 0xa0;
+      if (b === 0xed) hi = 0x9f;
+    } else if (b >= 0xf0 && b <= 0xf4) {
+      need = 3;
+      if (b === 0xf0) lo = 0x90;
+      if (b === 0xf4) hi = 0x8f;
+    } else return i;
+    for (let k = 1; k <= need; k++) {
+      const c = bytes[i + k];
+      if (c === undefined || c < (k === 1 ? lo : 0x80) || c > (k === 1 ? hi : 0xbf)) return i;
+    }
+    i += need + 1;
+  }
+  return -1;
+}
+
+/**
+ * Decode UTF-8 bytes strictly (no BOM stripping, no replacement characters).
+ *
+ * @example
+ * ```ts
+ * import { decodeUtf8 } from "./parse.ts";
+ * console.assert(decodeUtf8(new Uint8Array([0x22, 0x61, 0x22])) === '"a"');
+ * ```
+ */
+export function decodeUtf8(bytes: Uint8Array): string {
+  try {
+    return decoder.decode(bytes);
+  } catch (cause) {
+    const at = firstInvalidUtf8(bytes);
+    throw new WireError("invalid_utf8", `input is not valid UTF-8 (byte offset ${at})`, {
+      position: { offset: at, line: 0, column: 0 },
+      cause,
+    });
+  }
+}
+
+/**
+ * Parse JSON text (or UTF-8 bytes) into a typed value.
+ *
+ * @example
+ * ```ts
+ * import { parseJson } from "./parse.ts";
+ * const v = parseJson('{"int": 1, "float": 1.0, "big": 9223372036854775807}');
+ * console.assert(v !== null && typeof v === "object");
+ * const o = v as Record<string, unknown>;
+ * console.assert(o.int === 1n && o.float === 1 && o.big === 9223372036854775807n);
+ * ```
+ */
+export function parseJson(input: string | Uint8Array): JsonValue {
+  src = typeof input === "string" ? input : decodeUtf8(input);
+  pos = 0;
+  depth = 0;
+  try {
+    const value = parseValue();
+    skipWs();
+    if (pos < src.length) {
+      fail("syntax_error", `unexpected ${describeAt(pos)} after the JSON value`);
+    }
+    return value;
+  } finally {
+    src = "";
+  }
+}

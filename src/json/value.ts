@@ -1,0 +1,131 @@
+/**
+ * The typed JSON value model (wire-format rule R1): ints and floats are different types.
+ *
+ * - a plain `number` is always a **float** (`3` canonicalizes as `3.0`);
+ * - an **int** is a native `bigint` or a {@link PyInt} (a wrapper holding a `bigint`, the name
+ *   the JS API of the SPEC uses), in the range -2^63 .. 2^63-1.
+ *
+ * @module
+ */
+
+/** Smallest int of the wire format: -2^63. */
+export const INT_MIN: bigint = -(2n ** 63n);
+/** Largest int of the wire format: 2^63 - 1. */
+export const INT_MAX: bigint = 2n ** 63n - 1n;
+
+/**
+ * An integer, as distinct from a float. Wrap integers in `PyInt` when building values to sign.
+ *
+ * @example
+ * ```ts
+ * import { PyInt } from "./value.ts";
+ * import { canonicalize } from "./canonical.ts";
+ * console.assert(canonicalize({ n: new PyInt(3), x: 3 }) === '{"n":3,"x":3.0}');
+ * ```
+ */
+export class PyInt {
+  /** The integer value. */
+  readonly value: bigint;
+
+  /** Build from a bigint, a safe-integer number, or decimal text. */
+  constructor(value: bigint | number | string) {
+    if (typeof value === "number" && !Number.isSafeInteger(value)) {
+      throw new RangeError(`PyInt needs a safe integer number, got ${value}`);
+    }
+    this.value = BigInt(value);
+  }
+
+  /** Decimal text of the value. */
+  toString(): string {
+    return this.value.toString();
+  }
+
+  /** JSON text of the value (used by JSON.stringify; the value stays exact). */
+  toJSON(): unknown {
+    const raw = (JSON as unknown as { rawJSON?: (s: string) => unknown }).rawJSON;
+    return raw ? raw(this.value.toString()) : Number(this.value);
+  }
+}
+
+/** A JSON object of typed values. */
+export interface JsonObject {
+  [key: string]: JsonValue;
+}
+
+/** A JSON array of typed values. */
+export type JsonArray = JsonValue[];
+
+/** A typed JSON value: floats are `number`, ints are `bigint` or {@link PyInt}. */
+export type JsonValue =
+  | null
+  | boolean
+  | number
+  | bigint
+  | PyInt
+  | string
+  | JsonArray
+  | JsonObject;
+
+/**
+ * Make an int value from a safe-integer number or bigint (returns a native `bigint`).
+ *
+ * @example
+ * ```ts
+ * import { int } from "./value.ts";
+ * console.assert(int(200) === 200n);
+ * ```
+ */
+export function int(value: number | bigint): bigint {
+  if (typeof value === "number" && !Number.isSafeInteger(value)) {
+    throw new RangeError(`int() needs a safe integer number, got ${value}`);
+  }
+  return BigInt(value);
+}
+
+/**
+ * True when the value is a wire-format int (`bigint` or {@link PyInt}).
+ *
+ * @example
+ * ```ts
+ * import { isInt, PyInt } from "./value.ts";
+ * console.assert(isInt(1n) && isInt(new PyInt(1)) && !isInt(1));
+ * ```
+ */
+export function isInt(value: unknown): value is bigint | PyInt {
+  return typeof value === "bigint" || value instanceof PyInt;
+}
+
+/**
+ * The numeric value of an int or float as a JS number (ints beyond 2^53 lose precision).
+ *
+ * @example
+ * ```ts
+ * import { toNumber } from "./value.ts";
+ * console.assert(toNumber(200n) === 200 && toNumber(1.5) === 1.5);
+ * ```
+ */
+export function toNumber(value: JsonValue): number {
+  if (typeof value === "number") return value;
+  if (typeof value === "bigint") return Number(value);
+  if (value instanceof PyInt) return Number(value.value);
+  throw new TypeError(`not a number: ${typeof value}`);
+}
+
+/** True for a plain JSON object (not an array, null, PyInt or other class instance). */
+export function isJsonObject(value: unknown): value is JsonObject {
+  if (typeof value !== "object" || value === null || Array.isArray(value)) return false;
+  const proto = Object.getPrototypeOf(value);
+  return proto === Object.prototype || proto === null;
+}
+
+/**
+ * Set `obj[key] = value` safely: a key named `__proto__` becomes an own data property instead
+ * of replacing the prototype.
+ */
+export function setMember(obj: JsonObject, key: string, value: JsonValue): void {
+  if (key === "__proto__") {
+    Object.defineProperty(obj, key, { value, enumerable: true, writable: true, configurable: true });
+  } else {
+    obj[key] = value;
+  }
+}
