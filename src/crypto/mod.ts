@@ -4,3 +4,4 @@
  * @module
  */
 export * from "./hash.ts";
+export * from "./keys.ts";

@@ -14,3 +14,4 @@ export * from "./float.ts";
 export * from "./canonical.ts";
 export * from "./parse.ts";
 export * from "./pretty.ts";
+export * from "./plain.ts";

@@ -228,7 +228,7 @@ function parseString(): string {
         }
         default:
           pos++;
-          unexpected("an escape (\\\" \\\\ \\/ \\b \\f \\n \\r \\t \\uXXXX)");
+          unexpected('an escape (\\" \\\\ \\/ \\b \\f \\n \\r \\t \\uXXXX)');
       }
       pos += 2;
       run = pos;

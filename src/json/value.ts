@@ -124,7 +124,12 @@ export function isJsonObject(value: unknown): value is JsonObject {
  */
 export function setMember(obj: JsonObject, key: string, value: JsonValue): void {
   if (key === "__proto__") {
-    Object.defineProperty(obj, key, { value, enumerable: true, writable: true, configurable: true });
+    Object.defineProperty(obj, key, {
+      value,
+      enumerable: true,
+      writable: true,
+      configurable: true,
+    });
   } else {
     obj[key] = value;
   }

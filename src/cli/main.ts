@@ -1,0 +1,81 @@
+/**
+ * The `empiric` command line: builds the command tree and maps errors to exit codes.
+ *
+ * @module
+ */
+import { Command, CommanderError } from "@commander-js/extra-typings";
+import { EXIT } from "../errors/codes.ts";
+import { asEmpiricError } from "../errors/errors.ts";
+import { EMPIRIC_VERSION } from "../version.ts";
+import { canonicalizeCommand } from "./commands/canonicalize.ts";
+import { schemaCommand } from "./commands/schema.ts";
+import type { AnyCommand, CliHost } from "./host.ts";
+
+/**
+ * Run the CLI with arguments (without the program name); returns the exit code.
+ *
+ * @example
+ * ```ts ignore
+ * import { main } from "./main.ts";
+ * import { denoHost } from "./deno_host.ts";
+ * Deno.exit(await main(Deno.args, denoHost()));
+ * ```
+ */
+export async function main(args: string[], host: CliHost): Promise<number> {
+  let exitCode: number = EXIT.ok;
+  const setExit = (code: number) => {
+    exitCode = code;
+  };
+  const program = new Command("empiric")
+    .description(
+      "empiric: test falsifiable claims against systems and keep signed Empirical Proof Records.",
+    )
+    .version(`empiric ${EMPIRIC_VERSION}`, "-V, --version", "print the version")
+    .helpOption("-h, --help", "show help for a command")
+    .showSuggestionAfterError(true)
+    .exitOverride()
+    .configureOutput({
+      writeOut: (s) => host.stdout(s),
+      writeErr: (s) => host.stderr(s),
+    });
+  program.addCommand(schemaCommand(host, setExit));
+  program.addCommand(canonicalizeCommand(host));
+  applyToAll(
+    program,
+    (c) =>
+      c.exitOverride().configureOutput({
+        writeOut: (s) => host.stdout(s),
+        writeErr: (s) => host.stderr(s),
+      }),
+  );
+
+  try {
+    await program.parseAsync(args, { from: "user" });
+    return exitCode;
+  } catch (e) {
+    if (e instanceof CommanderError) {
+      if (
+        e.code === "commander.helpDisplayed" || e.code === "commander.version" ||
+        e.code === "commander.help"
+      ) {
+        return EXIT.ok;
+      }
+      if (e.code === "commander.executeSubCommandAsync") return EXIT.internal;
+      return EXIT.usage;
+    }
+    const err = asEmpiricError(e);
+    host.stderr(`empiric: ${err.code}: ${err.message}\n`);
+    if (err.code === "internal_error") {
+      host.stderr("empiric: this is a bug; please report it with the command that caused it\n");
+      if (host.env("EMPIRIC_DEBUG")) host.stderr(String((e as Error)?.stack ?? e) + "\n");
+    }
+    return err.exitCode;
+  }
+}
+
+function applyToAll(cmd: AnyCommand, f: (c: AnyCommand) => void): void {
+  for (const c of cmd.commands) {
+    f(c as AnyCommand);
+    applyToAll(c as AnyCommand, f);
+  }
+}

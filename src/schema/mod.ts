@@ -1,0 +1,7 @@
+/**
+ * The proof record JSON Schema and its validator.
+ *
+ * @module
+ */
+export * from "./validate.ts";
+export * from "./project.ts";

@@ -1,0 +1,48 @@
+// Run the real CLI entry point (cli.ts) in a child process with the permission flags of the
+// compiled binary, as `deno task empiric` does.
+export const CLI_FLAGS = [
+  "--allow-read",
+  "--allow-write",
+  "--allow-env",
+  "--allow-net",
+  "--allow-run",
+  "--allow-sys",
+];
+const cli = new URL("../../cli.ts", import.meta.url).pathname;
+
+export interface CliRun {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+/** Run `empiric <args>`; stdin text optional; env merged over a clean environment. */
+export async function runCli(
+  args: string[],
+  options: { stdin?: string | Uint8Array; env?: Record<string, string>; cwd?: string } = {},
+): Promise<CliRun> {
+  const env: Record<string, string> = { NO_COLOR: "1", ...options.env };
+  for (const k of ["HOME", "PATH", "DENO_DIR", "TMPDIR"]) {
+    const v = Deno.env.get(k);
+    if (v !== undefined && !(k in env)) env[k] = v;
+  }
+  const child = new Deno.Command(Deno.execPath(), {
+    args: ["run", ...CLI_FLAGS, cli, ...args],
+    stdin: options.stdin === undefined ? "null" : "piped",
+    stdout: "piped",
+    stderr: "piped",
+    env,
+    clearEnv: true,
+    cwd: options.cwd,
+  }).spawn();
+  if (options.stdin !== undefined) {
+    const w = child.stdin.getWriter();
+    await w.write(
+      typeof options.stdin === "string" ? new TextEncoder().encode(options.stdin) : options.stdin,
+    );
+    await w.close();
+  }
+  const out = await child.output();
+  const dec = new TextDecoder();
+  return { code: out.code, stdout: dec.decode(out.stdout), stderr: dec.decode(out.stderr) };
+}
