@@ -81,9 +81,6 @@ export function compareCodePoints(a: string, b: string): number {
   return a.length - b.length;
 }
 
-// Path from the root to the value being written; joined into a JSON pointer only on error.
-const path: (string | number)[] = [];
-
 /** RFC 6901 JSON pointer of a path. */
 export function jsonPointer(segments: readonly (string | number)[]): string {
   let out = "";
@@ -93,79 +90,138 @@ export function jsonPointer(segments: readonly (string | number)[]): string {
   return out;
 }
 
-function here(): string {
-  return jsonPointer(path);
+// Quoted object keys, cached: records repeat the same keys in every evidence entry. Bounded.
+const keyCache = new Map<string, string>();
+const KEY_CACHE_MAX = 4096;
+
+function quoteKey(k: string): string {
+  let q = keyCache.get(k);
+  if (q !== undefined) return q;
+  q = PLAIN.test(k) ? '"' + k + '"' : quoteString(k);
+  if (k.length <= 64) {
+    if (keyCache.size >= KEY_CACHE_MAX) keyCache.clear();
+    keyCache.set(k, q);
+  }
+  return q;
 }
 
+// A quoted key escapes every non-ASCII unit, so a key with a surrogate shows `\ud8`-`\udf`.
+const QUOTED_SURROGATE = /\\ud[89a-f]/;
+
+function sortedKeys(obj: object): string[] {
+  const keys = Object.keys(obj);
+  if (keys.length > 1) {
+    keys.sort();
+    // Default sort is UTF-16 order; it differs from code point order only with surrogates.
+    for (let i = 0; i < keys.length; i++) {
+      const q = quoteKey(keys[i]);
+      if (q.length !== keys[i].length + 2 && QUOTED_SURROGATE.test(q)) {
+        return keys.sort(compareCodePoints);
+      }
+    }
+  }
+  return keys;
+}
+
+function isPlainObject(v: object): boolean {
+  const proto = Object.getPrototypeOf(v);
+  return proto === Object.prototype || proto === null;
+}
+
+// The hot path: no pointer bookkeeping. When it throws, `locate` walks the value again in the
+// same order to find where, and the error is re-thrown with the JSON pointer.
 function write(v: unknown, depth: number): string {
   switch (typeof v) {
     case "string":
-      return PLAIN.test(v) ? '"' + v + '"' : quoteString(v, here());
+      return PLAIN.test(v) ? '"' + v + '"' : quoteString(v);
     case "number":
-      if (!Number.isFinite(v)) {
-        throw new WireError("non_finite_number", `${v} has no canonical form (rule R8)`, {
-          pointer: here(),
-        });
-      }
       return floatRepr(v);
     case "bigint":
-      return intText(v, here());
+      return intText(v);
     case "boolean":
       return v ? "true" : "false";
     case "object": {
       if (v === null) return "null";
       if (depth >= MAX_DEPTH) {
-        throw new WireError("depth_exceeded", `more than ${MAX_DEPTH} nested arrays/objects`, {
-          pointer: here(),
-        });
+        throw new WireError("depth_exceeded", `more than ${MAX_DEPTH} nested arrays/objects`);
       }
       if (Array.isArray(v)) {
         const n = v.length;
         if (n === 0) return "[]";
-        path.push(0);
         let out = "[" + write(v[0], depth + 1);
-        for (let i = 1; i < n; i++) {
-          path[path.length - 1] = i;
-          out += "," + write(v[i], depth + 1);
-        }
-        path.pop();
+        for (let i = 1; i < n; i++) out += "," + write(v[i], depth + 1);
         return out + "]";
       }
-      if (v instanceof PyInt) return intText(v.value, here());
-      const proto = Object.getPrototypeOf(v);
-      if (proto !== Object.prototype && proto !== null) break;
+      if (v instanceof PyInt) return intText(v.value);
+      if (!isPlainObject(v)) break;
       const obj = v as Record<string, unknown>;
       const keys = Object.keys(obj);
       const n = keys.length;
       if (n === 0) return "{}";
-      if (n > 1) {
-        keys.sort();
-        // Default sort is UTF-16 order; it differs from code point order only with surrogates.
-        for (let i = 0; i < n; i++) {
-          if (HAS_SURROGATE.test(keys[i])) {
-            keys.sort(compareCodePoints);
-            break;
-          }
-        }
-      }
+      if (n > 1) keys.sort();
       let out = "{";
-      path.push("");
       for (let i = 0; i < n; i++) {
         const k = keys[i];
-        path[path.length - 1] = k;
-        if (i > 0) out += ",";
-        const kq = PLAIN.test(k) ? '"' + k + '"' : quoteString(k, here());
-        out += kq + ":" + write(obj[k], depth + 1);
+        const q = quoteKey(k);
+        // A key with a surrogate (shown as \ud8-\udf once quoted) needs code point order.
+        if (q.length !== k.length + 2 && n > 1 && QUOTED_SURROGATE.test(q)) {
+          return writeObjectByCodePoint(obj, keys, depth);
+        }
+        out += (i === 0 ? "" : ",") + q + ":" + write(obj[k], depth + 1);
       }
-      path.pop();
       return out + "}";
     }
   }
   throw new WireError(
     "unsupported_type",
     `${describe(v)} has no canonical form (use number for floats, bigint or PyInt for ints)`,
-    { pointer: here() },
   );
+}
+
+function writeObjectByCodePoint(
+  obj: Record<string, unknown>,
+  keys: string[],
+  depth: number,
+): string {
+  keys.sort(compareCodePoints);
+  let out = "{";
+  for (let i = 0; i < keys.length; i++) {
+    out += (i === 0 ? "" : ",") + quoteKey(keys[i]) + ":" + write(obj[keys[i]], depth + 1);
+  }
+  return out + "}";
+}
+
+// Find the path of the first value `write` rejects (same traversal order).
+function locate(v: unknown, depth: number, path: (string | number)[]): boolean {
+  try {
+    if (typeof v !== "object" || v === null || v instanceof PyInt) {
+      write(v, depth);
+      return false;
+    }
+    if (depth >= MAX_DEPTH) return true;
+  } catch {
+    return true;
+  }
+  if (Array.isArray(v)) {
+    for (let i = 0; i < v.length; i++) {
+      path.push(i);
+      if (locate(v[i], depth + 1, path)) return true;
+      path.pop();
+    }
+    return false;
+  }
+  if (!isPlainObject(v)) return true;
+  for (const k of sortedKeys(v)) {
+    path.push(k);
+    try {
+      quoteKey(k);
+    } catch {
+      return true;
+    }
+    if (locate((v as Record<string, unknown>)[k], depth + 1, path)) return true;
+    path.pop();
+  }
+  return false;
 }
 
 function describe(v: unknown): string {
@@ -189,8 +245,14 @@ function describe(v: unknown): string {
  * ```
  */
 export function canonicalize(value: JsonValue): string {
-  path.length = 0;
-  return write(value, 0);
+  try {
+    return write(value, 0);
+  } catch (e) {
+    if (!(e instanceof WireError)) throw e;
+    const path: (string | number)[] = [];
+    locate(value, 0, path);
+    throw new WireError(e.code, e.message, { pointer: jsonPointer(path), cause: e });
+  }
 }
 
 const encoder = new TextEncoder();

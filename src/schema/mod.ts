@@ -4,4 +4,3 @@
  * @module
  */
 export * from "./validate.ts";
-export * from "./project.ts";

@@ -7,8 +7,7 @@
 import { Ajv2020 } from "ajv/dist/2020.js";
 import addFormatsModule from "ajv-formats";
 import type { Problem } from "../errors/errors.ts";
-import { isInt, type JsonValue } from "../json/value.ts";
-import { projectForSchema } from "./project.ts";
+import { isInt, type JsonValue, PyInt } from "../json/value.ts";
 import schema from "./proof-record.schema.json" with { type: "json" };
 
 /** The record JSON Schema (draft 2020-12) as an object. */
@@ -29,18 +28,44 @@ type Validator = ((data: unknown) => boolean) & {
 };
 
 let compiled: Validator | undefined;
-// The typed value being validated; read by the wireType keyword.
-let typedRoot: JsonValue = null;
 
-function resolvePointer(root: JsonValue, pointer: string): JsonValue | undefined {
-  let cur: unknown = root;
-  if (pointer === "") return root;
-  for (const raw of pointer.slice(1).split("/")) {
-    const seg = raw.replace(/~1/g, "/").replace(/~0/g, "~");
-    if (cur === null || typeof cur !== "object") return undefined;
-    cur = (cur as Record<string, unknown>)[seg];
+/**
+ * The shipped schema uses standard JSON Schema types. Validating typed values (where ints are
+ * `bigint`) directly, without copying the record, needs `"type": "number"` and
+ * `"type": "integer"` replaced by the `wireType` keyword, which knows the typed model:
+ * `number` accepts a float or an int, `int` accepts only an int. The replacement keeps the
+ * `minimum` constraints, checked by `wireType` too.
+ */
+export function adaptSchemaForTypedValues(node: unknown): unknown {
+  if (Array.isArray(node)) return node.map(adaptSchemaForTypedValues);
+  if (node === null || typeof node !== "object") return node;
+  const out: Record<string, unknown> = {};
+  const src = node as Record<string, unknown>;
+  for (const [k, v] of Object.entries(src)) {
+    if (k === "properties" || k === "$defs") {
+      out[k] = Object.fromEntries(
+        Object.entries(v as Record<string, unknown>).map((
+          [n, s],
+        ) => [n, adaptSchemaForTypedValues(s)]),
+      );
+    } else if (k === "type" && (v === "number" || v === "integer")) {
+      out.wireType = v === "integer" ? "int" : "number";
+    } else if (
+      k === "wireType" || (k === "minimum" && (src.type === "number" || src.type === "integer"))
+    ) {
+      if (k === "minimum") out.wireMinimum = v;
+    } else {
+      out[k] = adaptSchemaForTypedValues(v);
+    }
   }
-  return cur as JsonValue;
+  return out;
+}
+
+function numeric(v: unknown): number | undefined {
+  if (typeof v === "number") return v;
+  if (typeof v === "bigint") return Number(v);
+  if (v instanceof PyInt) return Number(v.value);
+  return undefined;
 }
 
 function validator(): Validator {
@@ -51,26 +76,38 @@ function validator(): Validator {
     keyword: "wireType",
     schemaType: "string",
     errors: true,
-    validate: function wireType(
-      this: unknown,
-      kind: string,
-      _data: unknown,
-      _parent: unknown,
-      cxt?: { instancePath: string },
-    ): boolean {
-      const original = resolvePointer(typedRoot, cxt?.instancePath ?? "");
-      const ok = kind !== "int" || isInt(original);
+    validate: function wireType(kind: string, data: unknown): boolean {
+      const ok = kind === "int" ? isInt(data) : numeric(data) !== undefined;
       if (!ok) {
         (wireType as unknown as { errors: unknown[] }).errors = [{
           keyword: "wireType",
-          message: "must be an int (written without a point or exponent)",
+          message: kind === "int"
+            ? "must be an int (a number written without a point or exponent)"
+            : "must be a number",
           params: { wireType: kind },
         }];
       }
       return ok;
     },
   });
-  compiled = ajv.compile(schema) as unknown as Validator;
+  ajv.addKeyword({
+    keyword: "wireMinimum",
+    schemaType: "number",
+    errors: true,
+    validate: function wireMinimum(min: number, data: unknown): boolean {
+      const n = numeric(data);
+      const ok = n === undefined || n >= min;
+      if (!ok) {
+        (wireMinimum as unknown as { errors: unknown[] }).errors = [{
+          keyword: "wireMinimum",
+          message: `must be >= ${min}`,
+          params: { minimum: min },
+        }];
+      }
+      return ok;
+    },
+  });
+  compiled = ajv.compile(adaptSchemaForTypedValues(schema) as object) as unknown as Validator;
   return compiled;
 }
 
@@ -87,12 +124,7 @@ function validator(): Validator {
  */
 export function validateRecordSchema(record: JsonValue): Problem[] {
   const v = validator();
-  typedRoot = record;
-  try {
-    if (v(projectForSchema(record))) return [];
-  } finally {
-    typedRoot = null;
-  }
+  if (v(record)) return [];
   return (v.errors ?? []).map((e) => {
     let pointer = e.instancePath;
     let message = e.message ?? e.keyword;
