@@ -1,5 +1,5 @@
 // Deterministic benchmark records (~6 KB and ~1 MB), built from a seeded PRNG and signed.
-import { type JsonObject, type JsonValue } from "../src/json/mod.ts";
+import type { JsonObject, JsonValue } from "../src/json/mod.ts";
 import { signRecord } from "../src/record/mod.ts";
 import type { UnsignedRecord } from "../src/record/mod.ts";
 

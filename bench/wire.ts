@@ -15,7 +15,8 @@ const seconds = Number(Deno.args[Deno.args.indexOf("--seconds") + 1] || 2);
 export async function rate(f: () => unknown | Promise<unknown>, secs = seconds): Promise<number> {
   const rounds: number[] = [];
   const per = (secs * 1000) / 5;
-  for (let w = performance.now(); performance.now() - w < per / 2;) await f(); // warm-up
+  const w0 = performance.now();
+  while (performance.now() - w0 < per / 2) await f(); // warm-up
   for (let r = 0; r < 5; r++) {
     let n = 0;
     const t0 = performance.now();
@@ -34,7 +35,8 @@ export async function rate(f: () => unknown | Promise<unknown>, secs = seconds):
 function syncRate(f: () => unknown, secs = seconds): number {
   const rounds: number[] = [];
   const per = (secs * 1000) / 5;
-  for (let w = performance.now(); performance.now() - w < per / 2;) f();
+  const w0 = performance.now();
+  while (performance.now() - w0 < per / 2) f();
   for (let r = 0; r < 5; r++) {
     let n = 0;
     const t0 = performance.now();

@@ -15,7 +15,6 @@ export const MAX_DEPTH = 512;
 const PLAIN = /^[\x20\x21\x23-\x5b\x5d-\x7e]*$/;
 // Characters JSON.stringify leaves raw but R5 escapes: U+007F and above.
 const NON_ASCII = /[\u007f-\uffff]/g;
-const HAS_SURROGATE = /[\ud800-\udfff]/;
 const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
 
 function escapeUnit(c: string): string {
