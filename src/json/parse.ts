@@ -296,13 +296,14 @@ function parseObject(): JsonObject {
     if (src.charCodeAt(pos) !== 0x22) unexpected("a string key");
     const keyAt = pos;
     const key = parseString();
+    // Checked before the value: the first problem reading left to right is the one reported.
+    if (out[key] !== undefined && Object.hasOwn(out, key)) {
+      fail("duplicate_key", `duplicate key ${JSON.stringify(key)} (rule R4)`, keyAt);
+    }
     skipWs();
     if (src.charCodeAt(pos) !== 0x3a) unexpected("':' after an object key");
     pos++;
     const value = parseValue();
-    if (Object.hasOwn(out, key)) {
-      fail("duplicate_key", `duplicate key ${JSON.stringify(key)} (rule R4)`, keyAt);
-    }
     if (key === "__proto__") {
       Object.defineProperty(out, key, {
         value,

@@ -1,0 +1,251 @@
+"""Command line: ``python -m empiric_proof {verify,canon-lines,bench}``.
+
+Exit status: 0 when every file verifies, 2 when one does not (or cannot be read), 64 for a
+usage error. Output lines are ``OK <path> <proof_id>`` or ``FAIL <path>: <code>: <message>``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+import time
+from typing import IO, List, NoReturn, Optional, Sequence
+
+from ._canonical import _dumps
+from ._record import _verify
+from .errors import WireError
+from ._parse import parse
+
+EXIT_OK = 0
+EXIT_FAIL = 2
+EXIT_USAGE = 64  # EX_USAGE from sysexits.h
+IO_ERROR = "io_error"
+
+PROG = "python -m empiric_proof"
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse, but usage errors exit with 64 instead of 2."""
+
+    def error(self, message: str) -> NoReturn:
+        self.print_usage(sys.stderr)
+        self.exit(EXIT_USAGE, f"{self.prog}: error: {message}\n")
+
+
+def _positive_float(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
+    if not 0 < value < 1e9:
+        raise argparse.ArgumentTypeError(f"must be a positive number of seconds: {text!r}")
+    return value
+
+
+def _add_key_options(p: argparse.ArgumentParser) -> None:
+    g = p.add_mutually_exclusive_group()
+    g.add_argument("--key-file", metavar="K", help="file holding the HMAC key (one trailing newline ignored)")
+    g.add_argument("--key", metavar="TEXT", help="the HMAC key as text (its UTF-8 bytes)")
+
+
+def _build_parser() -> _Parser:
+    parser = _Parser(
+        prog=PROG,
+        description="empiric proof records: strict parsing, canonical form, verification.",
+    )
+    parser.add_argument("--version", action="version", version=f"%(prog)s {_version()}")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+
+    v = sub.add_parser(
+        "verify",
+        help="verify proof record files",
+        description="Verify proof record files: strict parse, structure, proof_id and, with a "
+        "key, the signature. Without --key/--key-file the signature is NOT checked.",
+    )
+    v.add_argument("files", nargs="+", metavar="FILE")
+    _add_key_options(v)
+
+    sub.add_parser(
+        "canon-lines",
+        help="canonicalize one JSON text per stdin line",
+        description="Read stdin line by line, each line one JSON text; write one line each: the "
+        "canonical text, or !<error_code> if the line is not valid.",
+    )
+
+    b = sub.add_parser(
+        "bench",
+        help="measure verification throughput",
+        description="Verify FILE repeatedly for S seconds and print one JSON line of figures.",
+    )
+    b.add_argument("file", metavar="FILE")
+    _add_key_options(b)
+    b.add_argument("--seconds", type=_positive_float, default=3.0, metavar="S",
+                   help="how long to run (default 3)")
+    return parser
+
+
+def _version() -> str:
+    from . import __version__
+
+    return __version__
+
+
+class _KeyError(Exception):
+    pass
+
+
+def _load_key(args: argparse.Namespace) -> Optional[bytes]:
+    if args.key is not None:
+        return str(args.key).encode("utf-8", "surrogateescape")
+    if args.key_file is not None:
+        try:
+            with open(args.key_file, "rb") as f:
+                data = f.read()
+        except OSError as exc:
+            reason = exc.strerror or exc
+            raise _KeyError(f"cannot read key file {args.key_file!r}: {reason}") from None
+        # Same rule as every empiric CLI: one trailing LF or CRLF is not part of the key.
+        if data.endswith(b"\n"):
+            data = data[:-1]
+            if data.endswith(b"\r"):
+                data = data[:-1]
+        if not data:
+            raise _KeyError(f"key file {args.key_file!r} is empty")
+        return data
+    return None
+
+
+def _fail_line(out: IO[str], path: str, code: str, message: str) -> None:
+    out.write(f"FAIL {path}: {code}: {message}\n")
+
+
+def _cmd_verify(args: argparse.Namespace) -> int:
+    out, err = sys.stdout, sys.stderr
+    files: List[str] = args.files
+    try:
+        key = _load_key(args)
+    except _KeyError as exc:
+        for path in files:
+            _fail_line(out, path, IO_ERROR, str(exc))
+        return EXIT_FAIL
+    if key is None:
+        err.write("note: no key given (--key-file/--key): checked structure and proof_id only; "
+                  "the signature was NOT verified\n")
+    status = EXIT_OK
+    for path in files:
+        try:
+            with open(path, "rb") as f:
+                data = f.read()
+        except OSError as exc:
+            _fail_line(out, path, IO_ERROR, f"cannot read file: {exc.strerror or exc}")
+            status = EXIT_FAIL
+            continue
+        try:
+            record = _verify(data, key)
+        except WireError as exc:
+            _fail_line(out, path, exc.code, _message(exc))
+            status = EXIT_FAIL
+            continue
+        out.write(f"OK {path} {record['identity']['proof_id']}\n")
+    return status
+
+
+def _message(exc: WireError) -> str:
+    # "FAIL <path>: <code>: <message>" -- str(exc) already starts with "<code>: ".
+    text = str(exc)
+    prefix = exc.code + ": "
+    return text[len(prefix):] if text.startswith(prefix) else text
+
+
+def _cmd_canon_lines(args: argparse.Namespace) -> int:
+    inp = sys.stdin.buffer
+    out = sys.stdout.buffer
+    for line in inp:
+        if line.endswith(b"\n"):
+            line = line[:-1]
+        try:
+            result = _dumps(parse(line))
+        except WireError as exc:
+            result = b"!" + exc.code.encode("ascii")
+        out.write(result + b"\n")
+        out.flush()
+    return EXIT_OK
+
+
+def _cmd_bench(args: argparse.Namespace) -> int:
+    out = sys.stdout
+    path: str = args.file
+    try:
+        key = _load_key(args)
+    except _KeyError as exc:
+        _fail_line(out, path, IO_ERROR, str(exc))
+        return EXIT_FAIL
+    try:
+        with open(path, "rb") as f:
+            data = f.read()
+    except OSError as exc:
+        _fail_line(out, path, IO_ERROR, f"cannot read file: {exc.strerror or exc}")
+        return EXIT_FAIL
+    try:
+        _verify(data, key)  # also a warm-up
+    except WireError as exc:
+        _fail_line(out, path, exc.code, _message(exc))
+        return EXIT_FAIL
+    seconds: float = args.seconds
+    clock = time.perf_counter
+    count = 0
+    start = clock()
+    deadline = start + seconds
+    while True:
+        _verify(data, key)
+        count += 1
+        now = clock()
+        if now >= deadline:
+            break
+    elapsed = now - start
+    rate = count / elapsed
+    result = {
+        "port": "python",
+        "file": path,
+        "bytes": len(data),
+        "records_per_s": round(rate, 1),
+        "mb_per_s": round(rate * len(data) / 1e6, 3),
+    }
+    out.write(json.dumps(result) + "\n")
+    return EXIT_OK
+
+
+def main(argv: Optional[Sequence[str]] = None) -> int:
+    """Run the command line; return the exit status."""
+    for stream in (sys.stdout, sys.stderr):
+        reconfigure = getattr(stream, "reconfigure", None)
+        if reconfigure is not None:
+            try:
+                reconfigure(errors="backslashreplace")
+            except (ValueError, OSError):  # pragma: no cover
+                pass
+    parser = _build_parser()
+    args = parser.parse_args(argv)
+    if args.command is None:
+        parser.print_usage(sys.stderr)
+        sys.stderr.write(f"{PROG}: error: a command is required (verify, canon-lines, bench)\n")
+        return EXIT_USAGE
+    try:
+        if args.command == "verify":
+            return _cmd_verify(args)
+        if args.command == "canon-lines":
+            return _cmd_canon_lines(args)
+        return _cmd_bench(args)
+    except KeyboardInterrupt:
+        return 130
+    except BrokenPipeError:
+        # The reader went away (e.g. `| head`); silence the flush at exit.
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return EXIT_FAIL
+
+
+if __name__ == "__main__":
+    sys.exit(main())
