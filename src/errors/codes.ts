@@ -26,6 +26,10 @@ export type ErrorCode =
   // keys
   | "key_too_short"
   | "key_invalid"
+  // scenarios and runs
+  | "scenario_invalid"
+  | "dataset_invalid"
+  | "substrate_unavailable"
   // input/output and usage
   | "usage_error"
   | "not_found"
@@ -48,8 +52,11 @@ export const EXIT = {
   ok: 0,
   internal: 1,
   failed: 2,
+  verdict: 3,
   usage: 64,
+  dataErr: 65,
   noInput: 66,
+  unavailable: 69,
   cantCreate: 73,
   io: 74,
 } as const;
@@ -70,6 +77,9 @@ export const ERROR_TABLE: Readonly<Record<ErrorCode, ErrorReporting>> = {
   signature_mismatch: { exit: EXIT.failed, http: 422, title: "Signature does not verify" },
   key_too_short: { exit: EXIT.usage, http: 400, title: "Signing key too short" },
   key_invalid: { exit: EXIT.usage, http: 400, title: "Unusable key" },
+  scenario_invalid: { exit: EXIT.dataErr, http: 422, title: "Invalid scenario" },
+  dataset_invalid: { exit: EXIT.dataErr, http: 422, title: "Invalid dataset" },
+  substrate_unavailable: { exit: EXIT.unavailable, http: 502, title: "Substrate unavailable" },
   usage_error: { exit: EXIT.usage, http: 400, title: "Bad request" },
   not_found: { exit: EXIT.noInput, http: 404, title: "Not found" },
   already_exists: { exit: EXIT.cantCreate, http: 409, title: "Already exists" },

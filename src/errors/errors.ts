@@ -87,6 +87,9 @@ export class RecordError extends EmpiricError {}
 /** A key cannot be used (too short for signing, unreadable). */
 export class KeyError extends EmpiricError {}
 
+/** A scenario, dataset or substrate cannot be used. */
+export class ScenarioError extends EmpiricError {}
+
 /** The caller used a command, option or argument wrongly. */
 export class UsageError extends EmpiricError {
   constructor(message: string, options: EmpiricErrorOptions = {}) {

@@ -7,6 +7,7 @@
 import { Ajv2020 } from "ajv/dist/2020.js";
 import addFormatsModule from "ajv-formats";
 import type { Problem } from "../errors/errors.ts";
+import type { ErrorCode } from "../errors/codes.ts";
 import { isInt, type JsonValue, PyInt } from "../json/value.ts";
 import schema from "./proof-record.schema.json" with { type: "json" };
 
@@ -26,8 +27,6 @@ type Validator = ((data: unknown) => boolean) & {
     params: Record<string, unknown>;
   }[] | null;
 };
-
-let compiled: Validator | undefined;
 
 /**
  * The shipped schema uses standard JSON Schema types. Validating typed values (where ints are
@@ -50,16 +49,21 @@ export function adaptSchemaForTypedValues(node: unknown): unknown {
       );
     } else if (k === "type" && (v === "number" || v === "integer")) {
       out.wireType = v === "integer" ? "int" : "number";
-    } else if (
-      k === "wireType" || (k === "minimum" && (src.type === "number" || src.type === "integer"))
-    ) {
-      if (k === "minimum") out.wireMinimum = v;
+    } else if (BOUNDS[k] !== undefined && (src.type === "number" || src.type === "integer")) {
+      out[BOUNDS[k]] = v;
     } else {
       out[k] = adaptSchemaForTypedValues(v);
     }
   }
   return out;
 }
+
+const BOUNDS: Record<string, string> = {
+  minimum: "wireMinimum",
+  maximum: "wireMaximum",
+  exclusiveMinimum: "wireExclusiveMinimum",
+  exclusiveMaximum: "wireExclusiveMaximum",
+};
 
 function numeric(v: unknown): number | undefined {
   if (typeof v === "number") return v;
@@ -68,8 +72,21 @@ function numeric(v: unknown): number | undefined {
   return undefined;
 }
 
-function validator(): Validator {
-  if (compiled) return compiled;
+/** A compiled validator of typed values: returns every problem (empty when valid). */
+export type TypedValidator = (value: JsonValue) => Problem[];
+
+/**
+ * Compile a JSON Schema (draft 2020-12) into a validator of typed values (ints as `bigint`),
+ * reporting problems with `code` and RFC 6901 JSON pointers.
+ *
+ * @example
+ * ```ts
+ * import { compileTypedValidator } from "./validate.ts";
+ * const check = compileTypedValidator({ type: "object", properties: { n: { type: "integer" } } }, "schema_invalid");
+ * console.assert(check({ n: 1n }).length === 0 && check({ n: 1.5 }).length === 1);
+ * ```
+ */
+export function compileTypedValidator(schemaDoc: object, code: ErrorCode): TypedValidator {
   const ajv = new Ajv2020({ allErrors: true, strict: true });
   addFormats(ajv, ["date-time"]);
   ajv.addKeyword({
@@ -90,42 +107,38 @@ function validator(): Validator {
       return ok;
     },
   });
-  ajv.addKeyword({
-    keyword: "wireMinimum",
-    schemaType: "number",
-    errors: true,
-    validate: function wireMinimum(min: number, data: unknown): boolean {
-      const n = numeric(data);
-      const ok = n === undefined || n >= min;
-      if (!ok) {
-        (wireMinimum as unknown as { errors: unknown[] }).errors = [{
-          keyword: "wireMinimum",
-          message: `must be >= ${min}`,
-          params: { minimum: min },
-        }];
-      }
-      return ok;
-    },
-  });
-  compiled = ajv.compile(adaptSchemaForTypedValues(schema) as object) as unknown as Validator;
-  return compiled;
+  for (
+    const [keyword, cmp, word] of [
+      ["wireMinimum", (n: number, m: number) => n >= m, ">="],
+      ["wireMaximum", (n: number, m: number) => n <= m, "<="],
+      ["wireExclusiveMinimum", (n: number, m: number) => n > m, ">"],
+      ["wireExclusiveMaximum", (n: number, m: number) => n < m, "<"],
+    ] as const
+  ) {
+    ajv.addKeyword({
+      keyword,
+      schemaType: "number",
+      errors: true,
+      validate: function bound(limit: number, data: unknown): boolean {
+        const n = numeric(data);
+        const ok = n === undefined || cmp(n, limit);
+        if (!ok) {
+          (bound as unknown as { errors: unknown[] }).errors = [{
+            keyword,
+            message: `must be ${word} ${limit}`,
+            params: { limit },
+          }];
+        }
+        return ok;
+      },
+    });
+  }
+  const v = ajv.compile(adaptSchemaForTypedValues(schemaDoc) as object) as unknown as Validator;
+  return (value) => (v(value) ? [] : toProblems(v.errors ?? [], code));
 }
 
-/**
- * Validate a typed value against the proof record schema; returns every problem found
- * (empty when valid).
- *
- * @example
- * ```ts
- * import { validateRecordSchema } from "./validate.ts";
- * const problems = validateRecordSchema({ identity: {} });
- * console.assert(problems.length > 0 && problems[0].code === "schema_invalid");
- * ```
- */
-export function validateRecordSchema(record: JsonValue): Problem[] {
-  const v = validator();
-  if (v(record)) return [];
-  return (v.errors ?? []).map((e) => {
+function toProblems(errors: NonNullable<Validator["errors"]>, code: ErrorCode): Problem[] {
+  return errors.filter((e) => e.keyword !== "oneOf" || errors.length === 1).map((e) => {
     let pointer = e.instancePath;
     let message = e.message ?? e.keyword;
     if (e.keyword === "required") {
@@ -141,6 +154,24 @@ export function validateRecordSchema(record: JsonValue): Problem[] {
     } else if (e.keyword === "const") {
       message = `must be ${JSON.stringify(e.params.allowedValue)}`;
     }
-    return { code: "schema_invalid" as const, message: `${pointer || "/"} ${message}`, pointer };
+    return { code, message: `${pointer || "/"} ${message}`, pointer };
   });
+}
+
+let recordValidator: TypedValidator | undefined;
+
+/**
+ * Validate a typed value against the proof record schema; returns every problem found
+ * (empty when valid).
+ *
+ * @example
+ * ```ts
+ * import { validateRecordSchema } from "./validate.ts";
+ * const problems = validateRecordSchema({ identity: {} });
+ * console.assert(problems.length > 0 && problems[0].code === "schema_invalid");
+ * ```
+ */
+export function validateRecordSchema(record: JsonValue): Problem[] {
+  recordValidator ??= compileTypedValidator(schema, "schema_invalid");
+  return recordValidator(record);
 }
