@@ -34,5 +34,12 @@ export function denoHost(): CliHost {
       }
     },
     isTerminal: (stream) => (stream === "stdout" ? Deno.stdout : Deno.stderr).isTerminal(),
+    onInterrupt: (f) => {
+      const sigs: Deno.Signal[] = Deno.build.os === "windows" ? ["SIGINT"] : ["SIGINT", "SIGTERM"];
+      for (const s of sigs) Deno.addSignalListener(s, f);
+      return () => {
+        for (const s of sigs) Deno.removeSignalListener(s, f);
+      };
+    },
   };
 }

@@ -9,6 +9,8 @@ import { asEmpiricError } from "../errors/errors.ts";
 import { EMPIRIC_VERSION } from "../version.ts";
 import { canonicalizeCommand } from "./commands/canonicalize.ts";
 import { schemaCommand } from "./commands/schema.ts";
+import { proofsCommand, runCommand, scenariosCommand } from "./commands/run.ts";
+import type { OpsEnvironment } from "../ops/environment.ts";
 import type { AnyCommand, CliHost } from "./host.ts";
 
 /**
@@ -21,7 +23,12 @@ import type { AnyCommand, CliHost } from "./host.ts";
  * Deno.exit(await main(Deno.args, denoHost()));
  * ```
  */
-export async function main(args: string[], host: CliHost): Promise<number> {
+export async function main(
+  args: string[],
+  host: CliHost,
+  opsEnv: () => Promise<OpsEnvironment> = async () =>
+    (await import("../ops/deno_env.ts")).denoOpsEnvironment(),
+): Promise<number> {
   let exitCode: number = EXIT.ok;
   const setExit = (code: number) => {
     exitCode = code;
@@ -40,6 +47,9 @@ export async function main(args: string[], host: CliHost): Promise<number> {
     });
   program.addCommand(schemaCommand(host, setExit));
   program.addCommand(canonicalizeCommand(host));
+  program.addCommand(runCommand(host, opsEnv, setExit));
+  program.addCommand(scenariosCommand(host, opsEnv));
+  program.addCommand(proofsCommand(host));
   applyToAll(
     program,
     (c) =>

@@ -15,3 +15,4 @@ export * from "./canonical.ts";
 export * from "./parse.ts";
 export * from "./pretty.ts";
 export * from "./plain.ts";
+export * from "./pointer.ts";

@@ -6,3 +6,7 @@
  */
 export * from "./verify_proof.ts";
 export * from "./canonicalize_value.ts";
+export * from "./environment.ts";
+export * from "./scenarios.ts";
+export * from "./proof_index.ts";
+export * from "./run_scenario.ts";

@@ -427,7 +427,8 @@ export async function loadDatasets(
       bytes,
       content_hash: await sha256Hex(bytes as Uint8Array<ArrayBuffer>),
       items,
-      source: spec.source ?? spec.url ?? spec.path!,
+      source: spec.source ?? spec.url ??
+        (scenarioPath.startsWith("builtin:") ? `builtin:${where}` : where),
     });
   }
   return out;

@@ -45,7 +45,7 @@ export interface Scenario {
   claim: {
     statement: string;
     operationalization: string;
-    threshold: { metric: string; comparator: Comparator; value: number; units: string };
+    threshold: { metric: string; comparator: Comparator; value: number | bigint; units: string };
     h0: string;
     h1: string;
   };

@@ -1,0 +1,32 @@
+/**
+ * What the shared operations need from their host process: files, clock, runtime description,
+ * git. Entry points (CLI, HTTP server, MCP server) build one from the real process; tests
+ * build their own.
+ *
+ * @module
+ */
+import type { RuntimeInfo } from "../run/run.ts";
+
+/** Host facilities used by the operations. */
+export interface OpsEnvironment {
+  /** Read a file's bytes. */
+  readFile(path: string): Promise<Uint8Array>;
+  /** Read a text file, or undefined if it does not exist. */
+  readText(path: string): Promise<string | undefined>;
+  /** List `*.yaml|*.yml|*.json` names in a directory (empty if it does not exist). */
+  listDir(path: string): Promise<string[]>;
+  /** Fetch a URL's bytes (datasets given by URL). */
+  fetchBytes(url: string): Promise<Uint8Array>;
+  /** Wall clock, epoch ms. */
+  now(): number;
+  /** Monotonic clock, ms. */
+  monotonic(): number;
+  /** Environment variable. */
+  env(name: string): string | undefined;
+  /** The running software and host. */
+  runtime(): RuntimeInfo;
+  /** Git commit of the checkout containing `path`, if any. */
+  gitCommit(path: string): Promise<string | undefined>;
+  /** Whether a path exists. */
+  exists(path: string): Promise<boolean>;
+}

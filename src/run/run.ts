@@ -1,0 +1,203 @@
+/**
+ * `run_scenario`: the one implementation behind `empiric run`, the `run_scenario` tool and
+ * `POST /scenarios/{name}/run`. It fixes the pre-registration (config_hash, data_hash,
+ * analysis plan) before the first substrate call, drives the substrate, analyses the outcomes
+ * by the plan, and returns the signed record.
+ *
+ * The caller supplies the clock, the key, the runtime description and the lineage, so runs are
+ * deterministic under test and under `SOURCE_DATE_EPOCH`.
+ *
+ * @module
+ */
+import { sha256Hex } from "../crypto/hash.ts";
+import { canonicalize } from "../json/canonical.ts";
+import { configHash, dataHash, loadDatasets } from "../scenario/load.ts";
+import type { ResolvedScenario } from "../scenario/resolve.ts";
+import type { LoadedDataset } from "../scenario/types.ts";
+import type { Substrate } from "../substrate/types.ts";
+import { signRecord } from "../record/sign.ts";
+import { type ProofRecord, SCHEMA_VERSION, type UnsignedRecord } from "../record/types.ts";
+import { type Analysis, analysisPlanText, analyze, thresholdOf } from "./analyze.ts";
+import { executeProbe, type MonotonicClock, type RunProgress } from "./execute.ts";
+import { buildProvenance } from "./provenance.ts";
+import type { JsonObject } from "../json/value.ts";
+
+/** What the caller knows about the running software and host. */
+export interface RuntimeInfo {
+  empiricVersion: string;
+  empiricCommit: string;
+  /** Host components (deno, v8, typescript, os, arch, ...), omitted in deterministic runs. */
+  host: Record<string, string>;
+  /** Library versions that shape results (simple-statistics, jstat, pure-rand, ...). */
+  libraries: Record<string, string>;
+}
+
+/** Inputs of {@link runScenario}. */
+export interface RunInputs {
+  resolved: ResolvedScenario;
+  /** The substrate argument as given on the command line. */
+  substrateSpec: string;
+  substrate: Substrate;
+  substrateName?: string;
+  substrateCommit?: string;
+  key: Uint8Array<ArrayBuffer>;
+  runtime: RuntimeInfo;
+  /** Wall clock, epoch milliseconds. */
+  now: () => number;
+  monotonic: MonotonicClock;
+  /** Seconds since the epoch; when set, every timestamp is this instant and host details are left out. */
+  sourceDateEpoch?: number;
+  /** Earlier proofs this run follows (store lineage and `--after`). */
+  lineage?: readonly string[];
+  onProgress?: (p: RunProgress) => void;
+  signal?: AbortSignal;
+}
+
+/** The result of a run: the signed record and what the record does not carry. */
+export interface RunOutput {
+  record: ProofRecord;
+  analysis: Analysis;
+  datasets: LoadedDataset[];
+  runId: string;
+}
+
+/** RFC 3339 UTC with `Z` (milliseconds unless whole seconds). */
+export function rfc3339(ms: number): string {
+  const iso = new Date(ms).toISOString();
+  return iso.endsWith(".000Z") ? iso.slice(0, -5) + "Z" : iso;
+}
+
+/**
+ * Run a scenario against a substrate and produce a signed record.
+ */
+export async function runScenario(inputs: RunInputs): Promise<RunOutput> {
+  const { resolved, substrate } = inputs;
+  const scenario = resolved.scenario;
+  const deterministic = inputs.sourceDateEpoch !== undefined;
+  const clock = deterministic ? () => inputs.sourceDateEpoch! * 1000 : inputs.now;
+
+  // Pre-registration, fixed before the first substrate call.
+  const datasets = await loadDatasets(scenario, resolved.origin.path, resolved.files);
+  const cfgHash = await configHash(scenario);
+  const dHash = await dataHash(datasets);
+  const plan = analysisPlanText(scenario);
+
+  const corpus = datasets.filter((d) => d.spec.kind === "corpus" || d.spec.kind === "synthetic")
+    .flatMap((d) => d.items);
+  // Reference datasets are joined to corpus items by their join field, under `$reference`.
+  for (const ref of datasets.filter((d) => d.spec.kind === "reference")) {
+    const byKey = new Map(ref.items.map((r) => [canonicalize(r[ref.spec.join!] ?? null), r]));
+    for (const item of corpus) {
+      const match = byKey.get(canonicalize(item[ref.spec.join!] ?? null));
+      if (match) (item as JsonObject)["$reference"] = match;
+    }
+  }
+
+  const startedAtMs = clock();
+  const created = rfc3339(startedAtMs);
+  const runId = (await sha256Hex(
+    new TextEncoder().encode(
+      `${cfgHash}\n${dHash}\n${inputs.substrateSpec}\n${created}\n${inputs.monotonic()}`,
+    ),
+  ))
+    .slice(0, 32);
+  const runIdFinal = deterministic
+    ? (await sha256Hex(
+      new TextEncoder().encode(`${cfgHash}\n${dHash}\n${inputs.substrateSpec}\n${created}`),
+    )).slice(0, 32)
+    : runId;
+
+  const outcomes = await executeProbe(scenario, corpus, substrate, {
+    monotonic: inputs.monotonic,
+    onProgress: inputs.onProgress,
+    signal: inputs.signal,
+  });
+  const endedAt = rfc3339(clock());
+  inputs.onProgress?.({
+    phase: "analyze",
+    done: 0,
+    total: scenario.analysis.resamples,
+    failures: 0,
+    elapsed_ms: 0,
+  });
+  const analysis = analyze(
+    scenario,
+    corpus,
+    outcomes,
+    (done, total) =>
+      inputs.onProgress?.({ phase: "analyze", done, total, failures: 0, elapsed_ms: 0 }),
+  );
+
+  const substrateName = inputs.substrateName ?? substrate.defaultName;
+  const substrateCommit = inputs.substrateCommit ?? "unknown";
+  const lineage = [...new Set(inputs.lineage ?? [])];
+  const environment: Record<string, string> = { empiric: inputs.runtime.empiricVersion };
+  if (!deterministic) Object.assign(environment, inputs.runtime.host);
+  Object.assign(environment, inputs.runtime.libraries);
+  if (deterministic) environment.source_date_epoch = String(inputs.sourceDateEpoch);
+
+  const threshold = thresholdOf(scenario);
+  const unsigned: UnsignedRecord = {
+    identity: {
+      schema_version: SCHEMA_VERSION,
+      empiric_version: inputs.runtime.empiricVersion,
+      empiric_git_commit: inputs.runtime.empiricCommit,
+      created_at: created,
+    },
+    claim: {
+      statement: scenario.claim.statement,
+      operationalization: scenario.claim.operationalization,
+      threshold,
+      h0: scenario.claim.h0,
+      h1: scenario.claim.h1,
+    },
+    pre_registration: { config_hash: cfgHash, data_hash: dHash, analysis_plan: plan },
+    data: {
+      substrate_name: substrateName,
+      substrate_git_commit: substrateCommit,
+      datasets: datasets.map((d) => ({
+        name: d.spec.name,
+        content_hash: d.content_hash,
+        n_records: BigInt(d.items.length),
+        source: d.source,
+        kind: d.spec.kind,
+      })),
+    },
+    evidence: analysis.pillars.map((p) => p.evidence),
+    verdict: {
+      outcome: analysis.outcome,
+      observed_value: analysis.observed_value,
+      threshold: { ...threshold },
+      reasoning: analysis.reasoning,
+    },
+    reproduction: {
+      command: `empiric run ${scenario.name} --substrate ${inputs.substrateSpec}`,
+      environment,
+      lineage_chain: lineage,
+    },
+    provenance: buildProvenance({
+      runId: runIdFinal,
+      scenarioName: scenario.name,
+      configHash: cfgHash,
+      dataHash: dHash,
+      datasets,
+      substrateName,
+      substrateCommit,
+      substrateSpec: inputs.substrateSpec,
+      empiricVersion: inputs.runtime.empiricVersion,
+      empiricCommit: inputs.runtime.empiricCommit,
+      startedAt: created,
+      endedAt,
+      lineage,
+    }),
+  };
+  const record = await signRecord(unsigned, inputs.key);
+  inputs.onProgress?.({
+    phase: "done",
+    done: 1,
+    total: 1,
+    failures: analysis.failures.length,
+    elapsed_ms: 0,
+  });
+  return { record, analysis, datasets, runId: runIdFinal };
+}
