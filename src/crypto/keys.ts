@@ -122,8 +122,10 @@ export async function resolveKey(inputs: KeyInputs): Promise<ResolvedKey | undef
       );
     }
     let end = bytes.length;
-    if (end > 0 && bytes[end - 1] === 0x0a) end--;
-    if (end > 0 && bytes[end - 1] === 0x0d) end--;
+    if (end > 0 && bytes[end - 1] === 0x0a) {
+      end--;
+      if (end > 0 && bytes[end - 1] === 0x0d) end--;
+    }
     if (end === 0) throw new KeyError("key_invalid", `key file ${inputs.keyFile} is empty`);
     return { bytes: bytes.slice(0, end) as Uint8Array<ArrayBuffer>, source: "file" };
   }

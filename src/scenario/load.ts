@@ -50,13 +50,19 @@ export function parseScenarioText(
   });
   const errors = [...doc.errors, ...doc.warnings];
   if (errors.length > 0) {
-    const problems: Problem[] = errors.map((e) => {
-      const lp = e.linePos?.[0];
-      return {
+    const seen = new Set<string>();
+    const problems: Problem[] = [];
+    for (const e of errors) {
+      const lp = lineCounter.linePos(e.pos[0]);
+      const message = `${path}:${lp.line}:${lp.col}: ${e.message.split("\n")[0]}`;
+      if (seen.has(message)) continue;
+      seen.add(message);
+      problems.push({
         code: "scenario_invalid",
-        message: `${path}${lp ? `:${lp.line}:${lp.col}` : ""}: ${e.message.split("\n")[0]}`,
-      };
-    });
+        message,
+        position: { offset: e.pos[0], line: lp.line, column: lp.col },
+      });
+    }
     throw new ScenarioError("scenario_invalid", problems.map((p) => p.message).join("\n"), {
       problems,
     });

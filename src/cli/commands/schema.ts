@@ -7,6 +7,7 @@ import { Command, Option } from "@commander-js/extra-typings";
 import { EXIT } from "../../errors/codes.ts";
 import { asEmpiricError, UsageError } from "../../errors/errors.ts";
 import { parseJson } from "../../json/parse.ts";
+import { DEMO_KEY_BYTES } from "../../crypto/keys.ts";
 import { formatSummary, summarizeRecord } from "../../record/summary.ts";
 import { verifyProofImpl, type VerifyProofResult } from "../../ops/verify_proof.ts";
 import { cliKey, formatProblem, readInput } from "../context.ts";
@@ -95,10 +96,16 @@ export function schemaCommand(host: CliHost, setExit: (code: number) => void): A
       ),
     )
     .option("--key-file <path>", "read the HMAC key from a file (one trailing newline ignored)")
+    .option("--demo-key", "verify with the public demo key (for records made by the demo)")
     .option("-r, --recursive", "validate every *.json file below a directory")
     .option("--json", "print one JSON object per file, then a summary object (JSON Lines)")
     .action(async (path, opts) => {
-      const key = await cliKey(host, opts);
+      if (opts.demoKey && (opts.key !== undefined || opts.keyFile !== undefined)) {
+        throw new UsageError("--demo-key cannot be combined with --key or --key-file");
+      }
+      const key = opts.demoKey
+        ? { bytes: DEMO_KEY_BYTES, source: "demo" as const }
+        : await cliKey(host, opts);
       if (key?.source === "env" && !opts.json) {
         host.stderr("empiric: using the key from EMPIRIC_SIGN_KEY\n");
       }

@@ -1,0 +1,53 @@
+/**
+ * Point estimates of a {@link Statistic}, computed with simple-statistics.
+ *
+ * @module
+ */
+import * as ss from "simple-statistics";
+import type { Statistic } from "./types.ts";
+import { requireBinary, requireFiniteValues, requireStatistic } from "./validate.ts";
+
+/**
+ * The name a statistic is recorded under: `mean`, `median`, `proportion`, or `quantile_<p>` with
+ * p in its shortest round-trip form (`quantile_0.95`, `quantile_0.5`).
+ *
+ * @example
+ * ```ts
+ * import { statisticName } from "./statistic.ts";
+ * console.assert(statisticName({ kind: "quantile", p: 0.95 }) === "quantile_0.95");
+ * console.assert(statisticName({ kind: "mean" }) === "mean");
+ * ```
+ */
+export function statisticName(s: Statistic): string {
+  requireStatistic(s);
+  return s.kind === "quantile" ? `quantile_${String(s.p)}` : s.kind;
+}
+
+/**
+ * The statistic of the values, by simple-statistics: `mean`, `median`, type-7 `quantile`, and
+ * `proportion` (the mean of values that must all be 0 or 1).
+ *
+ * @example
+ * ```ts
+ * import { computeStatistic } from "./statistic.ts";
+ * const xs = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10];
+ * console.assert(Math.abs(computeStatistic(xs, { kind: "quantile", p: 0.95 }) - 9.55) < 1e-12);
+ * console.assert(computeStatistic(xs, { kind: "median" }) === 5.5);
+ * console.assert(computeStatistic([1, 0, 1, 1], { kind: "proportion" }) === 0.75);
+ * ```
+ */
+export function computeStatistic(values: readonly number[], s: Statistic): number {
+  requireStatistic(s);
+  requireFiniteValues(values);
+  switch (s.kind) {
+    case "mean":
+      return ss.mean(values);
+    case "median":
+      return ss.median(values);
+    case "quantile":
+      return ss.quantile(values, s.p);
+    case "proportion":
+      requireBinary(values);
+      return ss.mean(values);
+  }
+}

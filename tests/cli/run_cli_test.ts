@@ -1,0 +1,197 @@
+// End-to-end: `empiric run`, `scenarios`, `proofs` through the real entry point.
+import assert from "node:assert/strict";
+import { runCli } from "../support/run_cli.ts";
+import { PY_CALC } from "../support/env.ts";
+
+const KEY = { EMPIRIC_SIGN_KEY: "empiric-cli-test-key-0123456789abcdef" };
+
+Deno.test("run: prints the verdict and where the record went; the record verifies", async () => {
+  const dir = await Deno.makeTempDir();
+  const r = await runCli([
+    "run",
+    "arithmetic-accuracy",
+    "--substrate",
+    "builtin:calculator",
+    "--store",
+    `${dir}/store`,
+    "--out",
+    `${dir}/out.json`,
+  ], { env: KEY });
+  assert.equal(r.code, 0, r.stderr);
+  assert.match(
+    r.stdout,
+    /^VALIDATED  arithmetic-accuracy on builtin:calculator\n  accuracy\.exact_match = 1\.0 \(95% Wilson CI 0\.969 to 1\.0, n=120\)/,
+  );
+  assert.match(r.stdout, /record: +.*store\/[0-9a-f]{64}\.json/);
+  assert.match(r.stdout, /written: +.*out\.json/);
+  assert.match(
+    r.stderr,
+    /progress: 120\/120 items/,
+    "plain progress lines when stderr is not a terminal",
+  );
+  assert.doesNotMatch(r.stderr, /demo key/);
+  const v = await runCli(["schema", "validate", `${dir}/out.json`], { env: KEY });
+  assert.equal(v.code, 0, v.stdout);
+  assert.match(v.stdout, /signature verified/);
+  const info = await runCli(["schema", "info", `${dir}/out.json`]);
+  assert.match(info.stdout, /kind: +proof/);
+});
+
+Deno.test("run: demo key warning, --json output, --no-store", async () => {
+  const dir = await Deno.makeTempDir();
+  const r = await runCli(["run", "sentiment-accuracy", "--no-store", "--json", "-q"], { cwd: dir });
+  assert.equal(r.code, 0, r.stderr);
+  assert.match(r.stderr, /warning: signing with the public demo key/);
+  const out = JSON.parse(r.stdout);
+  assert.equal(out.outcome, "REFUTED");
+  assert.equal(out.path, null);
+  assert.equal(out.substrate, "builtin:keyword-sentiment");
+  assert.match(out.proof_id, /^[0-9a-f]{64}$/);
+  assert.equal([...Deno.readDirSync(dir)].length, 0, "nothing written with --no-store");
+});
+
+Deno.test("run --fail-on: exit 3 when the verdict matches, 0 otherwise", async () => {
+  const refuted = await runCli([
+    "run",
+    "sentiment-accuracy",
+    "--no-store",
+    "-q",
+    "--fail-on",
+    "refuted",
+  ], { env: KEY });
+  assert.equal(refuted.code, 3);
+  const ok = await runCli([
+    "run",
+    "arithmetic-accuracy",
+    "--no-store",
+    "-q",
+    "--fail-on",
+    "not-validated",
+  ], { env: KEY });
+  assert.equal(ok.code, 0);
+  const bad = await runCli(["run", "arithmetic-accuracy", "--no-store", "--fail-on", "sometimes"], {
+    env: KEY,
+  });
+  assert.equal(bad.code, 64);
+});
+
+Deno.test("run: a cmd: substrate in Python; a failing one reported per item", async () => {
+  const r = await runCli([
+    "run",
+    "arithmetic-accuracy",
+    "--substrate",
+    `cmd:python3 ${PY_CALC}`,
+    "--no-store",
+    "-q",
+  ], { env: KEY });
+  assert.equal(r.code, 0, r.stderr);
+  assert.match(r.stdout, /^VALIDATED/);
+  const crash = await runCli([
+    "run",
+    "arithmetic-accuracy",
+    "--substrate",
+    `cmd:python3 ${PY_CALC.replace("calculator", "misbehaving")} crash 60`,
+    "--no-store",
+    "-q",
+  ], { env: KEY });
+  assert.equal(crash.code, 0);
+  assert.match(crash.stdout, /^INCONCLUSIVE/);
+  assert.match(
+    crash.stderr,
+    /2 of 120 items failed:\n  arith-059: crash: process exited \(code 3\)/,
+  );
+});
+
+Deno.test("run: bad input gives a clear error and a documented exit code", async () => {
+  const noSuch = await runCli(["run", "no-such-scenario", "--no-store"], { env: KEY });
+  assert.equal(noSuch.code, 65);
+  assert.match(
+    noSuch.stderr,
+    /scenario_invalid: no scenario named "no-such-scenario".*built-ins: arithmetic-accuracy/,
+  );
+  const sub = await runCli([
+    "run",
+    "arithmetic-accuracy",
+    "--substrate",
+    "cmd:definitely-not-installed",
+    "--no-store",
+  ], { env: KEY });
+  assert.equal(sub.code, 69);
+  assert.match(sub.stderr, /substrate_unavailable: cannot start definitely-not-installed/);
+  const short = await runCli(["run", "arithmetic-accuracy", "--no-store", "--key", "short"]);
+  assert.equal(short.code, 64);
+  assert.match(
+    short.stderr,
+    /key_too_short: signing keys must be at least 32 bytes; this one has 5/,
+  );
+  const dir = await Deno.makeTempDir();
+  await Deno.writeTextFile(`${dir}/broken.yaml`, "name: broken\nclaim: [\n");
+  const broken = await runCli(["run", `${dir}/broken.yaml`, "--no-store"], { env: KEY });
+  assert.equal(broken.code, 65);
+  assert.match(broken.stderr, /broken\.yaml:\d+:\d+:/);
+  for (const r of [noSuch, sub, short, broken]) {
+    assert.doesNotMatch(r.stderr, /at \S+\.ts:\d+/, "no stack trace");
+  }
+});
+
+Deno.test("run: scenarios from ./scenarios/ by name", async () => {
+  const dir = await Deno.makeTempDir();
+  await Deno.mkdir(`${dir}/scenarios`);
+  const text = (await Deno.readTextFile(
+    new URL("../../fixtures/scenarios/sentiment-accuracy.yaml", import.meta.url),
+  ))
+    .replace("name: sentiment-accuracy", "name: my-sentiment")
+    .replace("value: 0.9,", "value: 0.6,")
+    .replace(
+      "../corpora/reviews.jsonl",
+      new URL("../../fixtures/corpora/reviews.jsonl", import.meta.url).pathname,
+    );
+  await Deno.writeTextFile(`${dir}/scenarios/my-sentiment.yaml`, text);
+  const r = await runCli(["run", "my-sentiment", "-q", "--json"], { cwd: dir, env: KEY });
+  assert.equal(r.code, 0, r.stderr);
+  assert.equal(JSON.parse(r.stdout).outcome, "VALIDATED");
+  const list = await runCli(["scenarios", "list", "--json"], { cwd: dir });
+  const names = JSON.parse(list.stdout).scenarios.map((s: { name: string }) => s.name);
+  assert.deepEqual(names, [
+    "my-sentiment",
+    "arithmetic-accuracy",
+    "echo-latency",
+    "sentiment-accuracy",
+  ]);
+  const proofs = await runCli(["proofs", "list", "--json"], { cwd: dir });
+  const page = JSON.parse(proofs.stdout);
+  assert.equal(page.total, 1);
+  assert.equal(page.entries[0].scenario, "my-sentiment");
+});
+
+Deno.test("scenarios list and show", async () => {
+  const list = await runCli(["scenarios", "list"]);
+  assert.equal(list.code, 0);
+  assert.match(
+    list.stdout,
+    /arithmetic-accuracy +\(built-in\)\n  The calculator substrate .*\n  claim: accuracy\.exact_match >= 0\.95 proportion\n  default substrate: builtin:calculator/,
+  );
+  const show = await runCli(["scenarios", "show", "echo-latency", "--json"]);
+  const s = JSON.parse(show.stdout);
+  assert.equal(s.claim.threshold.value, 5);
+  assert.match(s.config_hash, /^[0-9a-f]{64}$/);
+  assert.equal(s.analysis.pillars[0].interval, "bootstrap_bca");
+});
+
+Deno.test("proofs list filters by outcome and scenario", async () => {
+  const dir = await Deno.makeTempDir();
+  for (const s of ["arithmetic-accuracy", "sentiment-accuracy"]) {
+    assert.equal((await runCli(["run", s, "--store", dir, "-q"], { env: KEY })).code, 0);
+  }
+  const all = await runCli(["proofs", "list", "--store", dir]);
+  assert.match(all.stdout, /2 of 2 proofs/);
+  const refuted = JSON.parse(
+    (await runCli(["proofs", "list", "--store", dir, "--outcome", "REFUTED", "--json"])).stdout,
+  );
+  assert.equal(refuted.total, 1);
+  assert.equal(refuted.entries[0].scenario, "sentiment-accuracy");
+  const bad = await runCli(["proofs", "list", "--store", dir, "--outcome", "maybe"]);
+  assert.equal(bad.code, 64);
+  const re = await runCli(["proofs", "reindex", "--store", dir]);
+  assert.match(re.stdout, /indexed 2 records/);
+});
