@@ -21,7 +21,13 @@ export {
 export { computeStatistic, statisticName } from "./statistic.ts";
 export { estimateInterval } from "./interval.ts";
 export { crossCheckStatistic } from "./cross_check.ts";
-export { mersenneTwister, type RandomGenerator, seededRandom } from "./random.ts";
+export {
+  drawIndex,
+  indexLimit,
+  mersenneTwister,
+  type RandomGenerator,
+  seededRandom,
+} from "./random.ts";
 export { normalCdf, normalPdf, normalQuantile } from "./normal.ts";
 export {
   bootstrapDistribution,

@@ -29,12 +29,14 @@ const SERIES_LIMIT = 1;
  * ```ts
  * import { normalPdf } from "./normal.ts";
  * console.assert(Math.abs(normalPdf(0) - 0.3989422804014327) < 1e-16);
+ * console.assert(normalPdf(Infinity) === 0);
  * ```
  */
 export function normalPdf(x: number): number {
   // Split x² as hi² + (|x| - hi)(|x| + hi) with hi a multiple of 1/16, so hi² is exact and the
   // rounding of x² is not amplified by exp in the far tail.
   const a = Math.abs(x);
+  if (a >= 40) return 0; // exp(-800) underflows; also covers ±Infinity
   const hi = Math.trunc(a * 16) / 16;
   return INV_SQRT_2PI * Math.exp(-0.5 * hi * hi) * Math.exp(-0.5 * (a - hi) * (a + hi));
 }
@@ -74,6 +76,8 @@ function centralSeries(x: number): number {
  */
 export function normalCdf(x: number): number {
   if (Number.isNaN(x)) return NaN;
+  if (x <= -40) return 0;
+  if (x >= 40) return 1;
   if (x <= -SERIES_LIMIT) return upperTailCf(-x);
   if (x >= SERIES_LIMIT) return 1 - upperTailCf(x);
   return 0.5 + centralSeries(x);
@@ -81,6 +85,7 @@ export function normalCdf(x: number): number {
 
 /** Lower tail Φ(x) for x <= 0, with full relative precision. */
 function lowerTail(x: number): number {
+  if (x <= -40) return 0;
   return x <= -SERIES_LIMIT ? upperTailCf(-x) : 0.5 - centralSeries(-x);
 }
 
