@@ -20,7 +20,7 @@ Deno.test("run: prints the verdict and where the record went; the record verifie
   assert.equal(r.code, 0, r.stderr);
   assert.match(
     r.stdout,
-    /^VALIDATED  arithmetic-accuracy on builtin:calculator\n  accuracy\.exact_match = 1\.0 \(95% Wilson CI 0\.969 to 1\.0, n=120\)/,
+    /^VALIDATED {2}arithmetic-accuracy on builtin:calculator\n {2}accuracy\.exact_match = 1\.0 \(95% Wilson CI 0\.969 to 1\.0, n=120\)/,
   );
   assert.match(r.stdout, /record: +.*store\/[0-9a-f]{64}\.json/);
   assert.match(r.stdout, /written: +.*out\.json/);
@@ -98,7 +98,7 @@ Deno.test("run: a cmd: substrate in Python; a failing one reported per item", as
   assert.match(crash.stdout, /^INCONCLUSIVE/);
   assert.match(
     crash.stderr,
-    /2 of 120 items failed:\n  arith-059: crash: process exited \(code 3\)/,
+    /2 of 120 items failed:\n {2}arith-059: crash: process exited \(code 3\)/,
   );
 });
 
@@ -169,7 +169,7 @@ Deno.test("scenarios list and show", async () => {
   assert.equal(list.code, 0);
   assert.match(
     list.stdout,
-    /arithmetic-accuracy +\(built-in\)\n  The calculator substrate .*\n  claim: accuracy\.exact_match >= 0\.95 proportion\n  default substrate: builtin:calculator/,
+    /arithmetic-accuracy +\(built-in\)\n {2}The calculator substrate .*\n {2}claim: accuracy\.exact_match >= 0\.95 proportion\n {2}default substrate: builtin:calculator/,
   );
   const show = await runCli(["scenarios", "show", "echo-latency", "--json"]);
   const s = JSON.parse(show.stdout);
