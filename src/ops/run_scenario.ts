@@ -147,3 +147,12 @@ export async function runScenarioOp(
     output,
   };
 }
+
+/** The JSON-ready view of a run result (what the CLI `--json`, HTTP and MCP return). */
+export type RunScenarioView = Omit<RunScenarioResult, "output">;
+
+/** Drop the typed record from a run result. */
+export function runScenarioView(r: RunScenarioResult): RunScenarioView {
+  const { output: _output, ...view } = r;
+  return view;
+}
