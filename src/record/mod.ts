@@ -7,3 +7,4 @@ export * from "./types.ts";
 export * from "./sign.ts";
 export * from "./verify.ts";
 export * from "./summary.ts";
+export * from "./proof.ts";

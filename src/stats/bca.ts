@@ -92,7 +92,7 @@ export function bcaInterval(
   const sorted = distribution.slice().sort();
   if (sorted[0] === sorted[sorted.length - 1]) return { low: estimate, high: estimate };
   const z0 = biasCorrection(sorted, estimate);
-  const zHigh = normalQuantile(1 - (1 - confidence) / 2);
+  const zHigh = -normalQuantile((1 - confidence) / 2); // α/2 is exact; 1 − α/2 may round to 1
   const levelLow = bcaLevel(z0, acceleration, -zHigh);
   const levelHigh = bcaLevel(z0, acceleration, zHigh);
   return { low: sortedQuantile(sorted, levelLow), high: sortedQuantile(sorted, levelHigh) };

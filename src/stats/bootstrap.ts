@@ -4,17 +4,20 @@
  * Resample b (b = 1..B) draws n indices `j = uniformInt(rng, 0, n - 1)` one after the other from a
  * single MT19937 generator seeded with `seed` (pure-rand), and takes `values[j]`; its statistic is
  * entry b - 1 of the distribution. (The draws are made by `drawIndex`, which gives exactly
- * pure-rand `uniformInt`'s results, faster.) Nothing depends on the machine, so a seed reproduces
- * the same numbers everywhere.
+ * pure-rand `uniformInt`'s results, faster.) Spelled out for other implementations: with u the
+ * next unsigned 32-bit MT19937 output (reference initialisation `init_genrand(seed)`), take
+ * v = u XOR 2^31 (pure-rand adds 2^31 to the signed output), draw again while
+ * v ≥ ⌊2^32/n⌋·n (only when n > 2), and use index v mod n. Nothing depends on the machine, so a
+ * seed reproduces the same numbers everywhere.
  *
  * No array is built per resample. For the mean (and proportion) the drawn values are summed with
  * compensated summation: the exact rounding error of each addition is accumulated (Knuth's
  * branch-free TwoSum, which yields the same error terms as the Neumaier summation of
  * simple-statistics' `sum`), so a resample that is a permutation of the data has exactly the
- * data's simple-statistics mean. For quantiles the data are sorted
- * once; each draw increments a count at the drawn value's rank, and the needed order statistics
- * are read off the running total of counts, walked from the nearer end. That gives exactly the values of sorting each
- * resample and applying type-7 `quantileSorted`, in O(n) per resample instead of O(n log n).
+ * data's simple-statistics mean. For quantiles the data are sorted once; each draw increments a
+ * count at the drawn value's rank, and the needed order statistics are read off the running total
+ * of counts, walked from the nearer end. That gives exactly the values of sorting each resample
+ * and applying type-7 `quantileSorted`, in O(n) per resample instead of O(n log n).
  *
  * @module
  */
@@ -117,8 +120,8 @@ function quantileResamples(
   const counts = new Uint32Array(n);
   const out = new Float64Array(resamples);
   const limit = indexLimit(n);
-  // Walk the counts from the nearer end: sorted value r holds the resample ranks
-  // [before r, before r + counts[r]).
+  // sorted[r] fills counts[r] consecutive ranks of the resample; find the one(s) holding ranks
+  // pos.lower and pos.upper by walking the counts from the nearer end.
   const fromTop = pos.upper >= n / 2;
   for (let b = 0; b < resamples; b++) {
     counts.fill(0);

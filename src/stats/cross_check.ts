@@ -6,6 +6,7 @@
  * largest magnitude too keeps a mean near 0 of large values (where summation order alone moves
  * the result by more than 1e-9 of the result itself) from being called a disagreement; for
  * quantiles and the median, which lie within the data, it is the plain relative tolerance.
+ * Differences below 2^-1022 (the smallest normal double) always agree.
  *
  * @module
  */
@@ -14,6 +15,9 @@ import { jStat } from "./jstat.ts";
 import { CROSS_CHECK_LIBRARY, CROSS_CHECK_TOLERANCE } from "./library.ts";
 import type { CrossCheck, Statistic } from "./types.ts";
 import { requireBinary, requireFiniteValues, requireStatistic } from "./validate.ts";
+
+/** Differences smaller than the least normal double are rounding noise among subnormals. */
+const SUBNORMAL_LIMIT = 2 ** -1022;
 
 /**
  * Re-compute the statistic with jStat and compare it with `estimate` (within 1e-9, relative).
@@ -64,7 +68,7 @@ export function crossCheckStatistic(
   let scale = Math.max(Math.abs(value), Math.abs(estimate));
   for (const x of values) scale = Math.max(scale, Math.abs(x));
   const tol = CROSS_CHECK_TOLERANCE;
-  const agrees = Math.abs(value - estimate) <= tol * scale;
+  const agrees = Math.abs(value - estimate) <= Math.max(tol * scale, SUBNORMAL_LIMIT);
   const head = `${CROSS_CHECK_LIBRARY.name} ${CROSS_CHECK_LIBRARY.version} ${what} = ${value}`;
   return {
     library: CROSS_CHECK_LIBRARY.name,

@@ -2,8 +2,8 @@
  * Jackknife (leave-one-out) values of a statistic and the BCa acceleration derived from them,
  * in O(n) after one sort.
  *
- * For the mean, θ₍ᵢ₎ = (S − xᵢ)/(n − 1), and θ₍.₎ − θ₍ᵢ₎ = (xᵢ − x̄)/(n − 1), so the acceleration is
- * computed from the deviations xᵢ − x̄ directly. For a quantile, removing the element at sorted
+ * For the mean, θ₍ᵢ₎ = (S − xᵢ)/(n − 1), and θ₍.₎ − θ₍ᵢ₎ = (xᵢ − x̄)/(n − 1), so the
+ * acceleration is computed from the deviations xᵢ − x̄ directly. For a quantile, removing the element at sorted
  * position j leaves n − 1 sorted values whose k-th order statistic is y[k] for k < j and y[k + 1]
  * otherwise, so each leave-one-out quantile needs two array reads.
  *

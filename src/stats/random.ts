@@ -67,8 +67,8 @@ export function indexLimit(n: number): number {
 /**
  * A uniform index in [0, n): the same draw, consuming the same generator outputs, as pure-rand's
  * `uniformInt(rng, 0, n - 1)` (tested draw for draw), with `limit = indexLimit(n)` computed once.
- * pure-rand reduces with a floating-point `%`, which V8 runs as a slow `fmod`; here the remainder is
- * `v - floor(v / n)·n`, exact for v < 2^32, which halves the cost of a bootstrap.
+ * pure-rand reduces with a floating-point `%`, which V8 runs as a slow `fmod`; here the remainder
+ * is `v - floor(v / n)·n`, exact for v < 2^32, which halves the cost of a bootstrap.
  *
  * @example
  * ```ts

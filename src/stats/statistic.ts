@@ -4,6 +4,7 @@
  * @module
  */
 import * as ss from "simple-statistics";
+import { UsageError } from "../errors/errors.ts";
 import type { Statistic } from "./types.ts";
 import { requireBinary, requireFiniteValues, requireStatistic } from "./validate.ts";
 
@@ -25,7 +26,8 @@ export function statisticName(s: Statistic): string {
 
 /**
  * The statistic of the values, by simple-statistics: `mean`, `median`, type-7 `quantile`, and
- * `proportion` (the mean of values that must all be 0 or 1).
+ * `proportion` (the mean of values that must all be 0 or 1). Throws `UsageError` for invalid
+ * arguments, and when a mean overflows (e.g. of values near ±1.8e308).
  *
  * @example
  * ```ts
@@ -39,15 +41,24 @@ export function statisticName(s: Statistic): string {
 export function computeStatistic(values: readonly number[], s: Statistic): number {
   requireStatistic(s);
   requireFiniteValues(values);
+  let result: number;
   switch (s.kind) {
     case "mean":
-      return ss.mean(values);
+      result = ss.mean(values);
+      break;
     case "median":
-      return ss.median(values);
+      result = ss.median(values);
+      break;
     case "quantile":
-      return ss.quantile(values, s.p);
+      result = ss.quantile(values, s.p);
+      break;
     case "proportion":
       requireBinary(values);
-      return ss.mean(values);
+      result = ss.mean(values);
+      break;
   }
+  if (!Number.isFinite(result)) {
+    throw new UsageError(`the ${statisticName(s)} of these values overflows double precision`);
+  }
+  return result;
 }

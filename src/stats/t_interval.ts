@@ -53,6 +53,7 @@ export function tInterval(
   if (n < 2) throw new UsageError("the t interval needs at least 2 values");
   const estimate = ss.mean(values);
   const sd = ss.sampleStandardDeviation(values);
-  const half = studentTQuantile(1 - (1 - confidence) / 2, n - 1) * sd / Math.sqrt(n);
+  // t_{1−α/2} as −t_{α/2}: α/2 is exact, 1 − α/2 may round to 1.
+  const half = sd === 0 ? 0 : -studentTQuantile((1 - confidence) / 2, n - 1) * sd / Math.sqrt(n);
   return { estimate, low: estimate - half, high: estimate + half };
 }

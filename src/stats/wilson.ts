@@ -32,7 +32,8 @@ export function wilsonInterval(successes: number, trials: number, confidence: nu
       `successes must be an integer from 0 to ${trials}, got ${String(successes)}`,
     );
   }
-  const z = normalQuantile(1 - (1 - confidence) / 2);
+  // Φ⁻¹(1 − α/2) as −Φ⁻¹(α/2): α/2 is exact, 1 − α/2 may round to 1.
+  const z = -normalQuantile((1 - confidence) / 2);
   const n = trials;
   const phat = successes / n;
   const z2 = z * z;

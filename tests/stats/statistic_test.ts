@@ -63,6 +63,7 @@ Deno.test("computeStatistic: argument validation", () => {
     assert.throws(() => computeStatistic(values, s), UsageError, JSON.stringify([values, s]));
   }
   assert.throws(() => statisticName({ kind: "quantile", p: 2 }), UsageError);
+  assert.throws(() => computeStatistic([1.7e308, 1.7e308], { kind: "mean" }), /overflows/);
   assert.throws(
     () => computeStatistic([0, 2], { kind: "proportion" }),
     /values\[1\] must be 0 or 1/,

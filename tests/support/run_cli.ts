@@ -35,14 +35,15 @@ export async function runCli(
     clearEnv: true,
     cwd: options.cwd,
   }).spawn();
-  if (options.stdin !== undefined) {
+  // Write and read at once, so a large input cannot deadlock on full pipes.
+  const feed = options.stdin === undefined ? Promise.resolve() : (async () => {
     const w = child.stdin.getWriter();
     await w.write(
       typeof options.stdin === "string" ? new TextEncoder().encode(options.stdin) : options.stdin,
     );
     await w.close();
-  }
-  const out = await child.output();
+  })();
+  const [out] = await Promise.all([child.output(), feed]);
   const dec = new TextDecoder();
   return { code: out.code, stdout: dec.decode(out.stdout), stderr: dec.decode(out.stderr) };
 }

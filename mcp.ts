@@ -1,0 +1,13 @@
+#!/usr/bin/env -S deno run --allow-read --allow-write --allow-env --allow-net --allow-run --allow-sys
+/**
+ * The MCP entry point: the same as `empiric mcp serve` (stdio unless `--transport` says
+ * otherwise; every argument is passed on). Standard output carries JSON-RPC only.
+ *
+ * @module
+ */
+import { main } from "./src/cli/main.ts";
+import { denoHost } from "./src/cli/deno_host.ts";
+
+if (import.meta.main) {
+  Deno.exit(await main(["mcp", "serve", ...Deno.args], denoHost()));
+}

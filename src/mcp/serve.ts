@@ -1,0 +1,193 @@
+/**
+ * Serving the empiric MCP server over stdio (both protocol eras, through the SDK's `serveStdio`)
+ * or HTTP (`Deno.serve` on loopback by default; Streamable HTTP or SSE).
+ *
+ * @module
+ */
+import type {
+  JSONRPCMessage,
+  McpServerFactory,
+  MessageExtraInfo,
+  Transport,
+  TransportSendOptions,
+} from "@modelcontextprotocol/server";
+import { serveStdio, StdioServerTransport } from "@modelcontextprotocol/server/stdio";
+import { UsageError } from "../errors/errors.ts";
+import { createMcpHttpHandler, type HttpTransportKind, MCP_PATH, SSE_PATH } from "./http.ts";
+
+/**
+ * Whether a host name or address is loopback-only: `localhost`, `127.0.0.0/8`, `::1`.
+ *
+ * @example
+ * ```ts
+ * import { isLoopbackHost } from "./serve.ts";
+ * console.assert(isLoopbackHost("127.0.0.1") && isLoopbackHost("[::1]"));
+ * console.assert(!isLoopbackHost("0.0.0.0") && !isLoopbackHost("192.168.1.4"));
+ * ```
+ */
+export function isLoopbackHost(host: string): boolean {
+  const h = host.replace(/^\[|\]$/g, "").toLowerCase();
+  if (h === "localhost" || h === "::1" || h === "0:0:0:0:0:0:0:1") return true;
+  const m = /^127\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})$/.exec(h);
+  return m !== null && m.slice(1).every((o) => Number(o) <= 255);
+}
+
+/** Shortest bearer token accepted, in bytes (as for `empiric http serve`). */
+export const MIN_TOKEN_BYTES = 16;
+
+/** Refuse tokens that are short or cannot travel in an HTTP header as they are. */
+export function checkToken(token: string): void {
+  if (new TextEncoder().encode(token).length < MIN_TOKEN_BYTES) {
+    throw new UsageError(
+      `the MCP bearer token must be at least ${MIN_TOKEN_BYTES} bytes (use a random string, e.g. openssl rand -hex 32)`,
+    );
+  }
+  if (!/^[!-~]+$/.test(token)) {
+    throw new UsageError(
+      "the MCP bearer token must be printable ASCII without spaces (it is sent in an HTTP header)",
+    );
+  }
+}
+
+/** A transport that tells when it has closed, around the SDK's stdio transport. */
+class ClosingTransport implements Transport {
+  onclose?: () => void;
+  onerror?: (error: Error) => void;
+  onmessage?: (message: JSONRPCMessage, extra?: MessageExtraInfo) => void;
+  readonly closed: Promise<void>;
+  #inner: Transport;
+
+  constructor(inner: Transport) {
+    this.#inner = inner;
+    let done!: () => void;
+    this.closed = new Promise((r) => (done = r));
+    inner.onmessage = (m, extra) => this.onmessage?.(m, extra);
+    inner.onerror = (e) => this.onerror?.(e);
+    inner.onclose = () => {
+      try {
+        this.onclose?.();
+      } finally {
+        done();
+      }
+    };
+  }
+  start(): Promise<void> {
+    return this.#inner.start();
+  }
+  send(message: JSONRPCMessage, options?: TransportSendOptions): Promise<void> {
+    return this.#inner.send(message, options);
+  }
+  close(): Promise<void> {
+    return this.#inner.close();
+  }
+}
+
+/** A running stdio server. */
+export interface StdioServing {
+  /** Resolves when the client closes the connection (stdin ends) or {@link close} is called. */
+  readonly finished: Promise<void>;
+  close(): Promise<void>;
+}
+
+/**
+ * Serve over this process's stdin/stdout. stdout then carries JSON-RPC messages only; the
+ * opening message picks the protocol era (`server/discover` → 2026-07-28, `initialize` →
+ * 2025-era) and the connection stays in it.
+ */
+export function serveMcpStdio(
+  factory: McpServerFactory,
+  log: (line: string) => void,
+): StdioServing {
+  const transport = new ClosingTransport(new StdioServerTransport());
+  const handle = serveStdio(factory, {
+    transport,
+    onerror: (e) => log(`empiric mcp: ${e.message}`),
+  });
+  return { finished: transport.closed, close: () => handle.close() };
+}
+
+/** Options of {@link serveMcpHttp}. */
+export interface HttpServeOptions {
+  transport: HttpTransportKind;
+  /** Address to bind (default 127.0.0.1). */
+  hostname?: string;
+  /** Port (0: any free port). */
+  port?: number;
+  /** Bearer token; required when `hostname` is not loopback. */
+  token?: string;
+  /** Extra allowed Origins (URLs or hostnames). */
+  allowOrigins?: readonly string[];
+  log: (line: string) => void;
+}
+
+/** A running HTTP server. */
+export interface HttpServing {
+  /** Bound address. */
+  readonly hostname: string;
+  readonly port: number;
+  /** The endpoint clients connect to (`http://host:port/mcp` or `/sse`). */
+  readonly url: string;
+  /** Resolves when the server has stopped. */
+  readonly finished: Promise<void>;
+  /** Stop accepting requests, end open sessions and streams. */
+  shutdown(): Promise<void>;
+}
+
+/**
+ * Serve over HTTP. Refuses (usage_error) to bind beyond loopback without a token.
+ */
+export function serveMcpHttp(factory: McpServerFactory, options: HttpServeOptions): HttpServing {
+  const hostname = options.hostname ?? "127.0.0.1";
+  const loopback = isLoopbackHost(hostname);
+  if (!loopback && !options.token) {
+    throw new UsageError(
+      `--host ${hostname} is reachable beyond this machine: give a bearer token with --token or EMPIRIC_MCP_TOKEN`,
+    );
+  }
+  if (options.token !== undefined) checkToken(options.token);
+  const handler = createMcpHttpHandler({
+    transport: options.transport,
+    factory,
+    loopback,
+    allowOrigins: options.allowOrigins,
+    token: options.token,
+    log: options.log,
+  });
+  const ctl = new AbortController();
+  let server: Deno.HttpServer<Deno.NetAddr>;
+  try {
+    server = Deno.serve({
+      hostname: hostname.replace(/^\[|\]$/g, ""),
+      port: options.port ?? 0,
+      signal: ctl.signal,
+      onListen: () => {},
+      onError: (e) => {
+        options.log(`empiric mcp: ${(e as Error)?.stack ?? e}`);
+        return new Response("internal error\n", { status: 500 });
+      },
+    }, (req) => handler.fetch(req));
+  } catch (e) {
+    throw new UsageError(
+      `cannot listen on ${hostname}:${options.port ?? 0}: ${(e as Error).message}`,
+      { cause: e },
+    );
+  }
+  const addr = server.addr;
+  const shown = addr.hostname.includes(":") ? `[${addr.hostname}]` : addr.hostname;
+  const path = options.transport === "sse" ? SSE_PATH : MCP_PATH;
+  let stopping: Promise<void> | undefined;
+  return {
+    hostname: addr.hostname,
+    port: addr.port,
+    url: `http://${shown}:${addr.port}${path}`,
+    finished: server.finished,
+    shutdown: () => {
+      stopping ??= (async () => {
+        await handler.close();
+        ctl.abort();
+        await server.finished;
+      })();
+      return stopping;
+    },
+  };
+}
