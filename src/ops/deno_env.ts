@@ -4,6 +4,7 @@
  * @module
  */
 import { EMPIRIC_VERSION } from "../version.ts";
+import { BUILD_COMMIT } from "../build_info.ts";
 import { RESULT_LIBRARIES } from "../run/libraries.ts";
 import type { RuntimeInfo } from "../run/run.ts";
 import type { OpsEnvironment } from "./environment.ts";
@@ -31,7 +32,7 @@ const sourceDir = (() => {
 
 let empiricCommit: string | undefined;
 
-/** Detect empiric's own commit: `EMPIRIC_GIT_COMMIT`, else git in the source checkout. */
+/** empiric's own commit: `EMPIRIC_GIT_COMMIT`, the release build stamp, else git in the source checkout. */
 export async function detectEmpiricCommit(): Promise<string> {
   if (empiricCommit !== undefined) return empiricCommit;
   const fromEnv = Deno.env.get("EMPIRIC_GIT_COMMIT");
