@@ -36,7 +36,7 @@ let empiricCommit: string | undefined;
 export async function detectEmpiricCommit(): Promise<string> {
   if (empiricCommit !== undefined) return empiricCommit;
   const fromEnv = Deno.env.get("EMPIRIC_GIT_COMMIT");
-  empiricCommit = fromEnv ||
+  empiricCommit = fromEnv || BUILD_COMMIT ||
     (sourceDir ? await git(["-C", sourceDir, "rev-parse", "HEAD"]) : undefined) || "unknown";
   return empiricCommit;
 }
