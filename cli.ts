@@ -5,9 +5,8 @@
  *
  * @module
  */
-import { main } from "./src/cli/main.ts";
-import { denoHost } from "./src/cli/deno_host.ts";
+import { runEntry } from "./src/cli/entry.ts";
 
 if (import.meta.main) {
-  Deno.exit(await main(Deno.args, denoHost()));
+  Deno.exit(await runEntry(Deno.args));
 }

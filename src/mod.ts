@@ -20,5 +20,9 @@ export * from "./json/mod.ts";
 export * from "./crypto/mod.ts";
 export * from "./errors/mod.ts";
 export * from "./record/mod.ts";
-export { compileTypedValidator, PROOF_RECORD_SCHEMA, validateRecordSchema } from "./schema/validate.ts";
+export {
+  compileTypedValidator,
+  PROOF_RECORD_SCHEMA,
+  validateRecordSchema,
+} from "./schema/validate.ts";
 export { EMPIRIC_VERSION } from "./version.ts";

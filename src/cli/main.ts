@@ -9,7 +9,10 @@ import { asEmpiricError } from "../errors/errors.ts";
 import { EMPIRIC_VERSION } from "../version.ts";
 import { canonicalizeCommand } from "./commands/canonicalize.ts";
 import { schemaCommand } from "./commands/schema.ts";
+import { mcpCommand } from "./commands/mcp.ts";
 import { proofsCommand, runCommand, scenariosCommand } from "./commands/run.ts";
+import { exportCommands } from "./commands/export.ts";
+import { httpCommand } from "./commands/http.ts";
 import type { OpsEnvironment } from "../ops/environment.ts";
 import type { AnyCommand, CliHost } from "./host.ts";
 
@@ -50,6 +53,9 @@ export async function main(
   program.addCommand(runCommand(host, opsEnv, setExit));
   program.addCommand(scenariosCommand(host, opsEnv));
   program.addCommand(proofsCommand(host));
+  for (const c of exportCommands(host, setExit)) program.addCommand(c);
+  program.addCommand(httpCommand(host));
+  program.addCommand(mcpCommand(host));
   applyToAll(
     program,
     (c) =>

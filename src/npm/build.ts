@@ -15,7 +15,19 @@ await Deno.mkdir(out, { recursive: true });
 
 async function bundle(entry: string, output: string, extra: string[] = []) {
   const cmd = new Deno.Command(Deno.execPath(), {
-    args: ["bundle", "--platform", "browser", "--format", "esm", "--packages", "bundle", ...extra, "-o", new URL(output, out).pathname, new URL(entry, root).pathname],
+    args: [
+      "bundle",
+      "--platform",
+      "browser",
+      "--format",
+      "esm",
+      "--packages",
+      "bundle",
+      ...extra,
+      "-o",
+      new URL(output, out).pathname,
+      new URL(entry, root).pathname,
+    ],
     cwd: root.pathname,
     stdout: "inherit",
     stderr: "inherit",

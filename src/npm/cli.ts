@@ -19,7 +19,9 @@ async function main(argv: string[]): Promise<number> {
     return 0;
   }
   if (cmd !== "verify") {
-    process.stderr.write(`${cmd === undefined ? "missing command" : `unknown command ${cmd}`}\n${USAGE}\n`);
+    process.stderr.write(
+      `${cmd === undefined ? "missing command" : `unknown command ${cmd}`}\n${USAGE}\n`,
+    );
     return 64;
   }
   const files: string[] = [];
@@ -45,7 +47,12 @@ async function main(argv: string[]): Promise<number> {
   }
   let resolved;
   try {
-    resolved = await resolveKey({ key, keyFile, envKey: process.env.EMPIRIC_SIGN_KEY, readFile: (p) => readFile(p) });
+    resolved = await resolveKey({
+      key,
+      keyFile,
+      envKey: process.env.EMPIRIC_SIGN_KEY,
+      readFile: (p) => readFile(p),
+    });
   } catch (e) {
     process.stderr.write(`${(e as Error).message}\n`);
     return 64;

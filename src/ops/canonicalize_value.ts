@@ -7,6 +7,7 @@
 import { canonicalize } from "../json/canonical.ts";
 import { parseJson } from "../json/parse.ts";
 import { hmacSha256Hex, sha256Hex } from "../crypto/hash.ts";
+import { traceCanonicalEncode } from "../telemetry/instrument.ts";
 
 /** Result of {@link canonicalizeValue}. */
 export interface CanonicalizeResult {
@@ -37,13 +38,15 @@ export async function canonicalizeValue(
   jsonText: string | Uint8Array,
   options: { key?: Uint8Array<ArrayBuffer> } = {},
 ): Promise<CanonicalizeResult> {
-  const canonical = canonicalize(parseJson(jsonText));
-  const bytes = encoder.encode(canonical);
-  const result: CanonicalizeResult = {
-    canonical,
-    bytes: bytes.length,
-    sha256: await sha256Hex(bytes),
-  };
-  if (options.key) result.hmac_sha256 = await hmacSha256Hex(options.key, bytes);
-  return result;
+  return await traceCanonicalEncode(async () => {
+    const canonical = canonicalize(parseJson(jsonText));
+    const bytes = encoder.encode(canonical);
+    const result: CanonicalizeResult = {
+      canonical,
+      bytes: bytes.length,
+      sha256: await sha256Hex(bytes),
+    };
+    if (options.key) result.hmac_sha256 = await hmacSha256Hex(options.key, bytes);
+    return result;
+  });
 }

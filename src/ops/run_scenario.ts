@@ -14,6 +14,10 @@ import { splitCommandLine } from "../substrate/cmd.ts";
 import type { ProofStore } from "../store/store.ts";
 import type { OpsEnvironment } from "./environment.ts";
 import { scenarioLookup } from "./scenarios.ts";
+import { analysisPlanText, thresholdOf } from "../run/analyze.ts";
+import { resolveRelative } from "../scenario/load.ts";
+import type { Threshold } from "../record/types.ts";
+import { type RunSpanControl, traceScenarioRun } from "../telemetry/instrument.ts";
 
 /** What to run. */
 export interface RunScenarioRequest {
@@ -36,6 +40,27 @@ export interface RunScenarioDeps {
   scenarioDir?: string;
   onProgress?: (p: RunProgress) => void;
   signal?: AbortSignal;
+  /**
+   * Called once the scenario is resolved and before the substrate is opened or anything is
+   * measured (OpenLineage START). A failure after this call means the run crashed.
+   */
+  onStart?: (info: RunStartInfo) => void | Promise<void>;
+}
+
+/** What a run has fixed before its substrate is opened (passed to `onStart`). */
+export interface RunStartInfo {
+  scenario: string;
+  substrate: string;
+  claim: {
+    statement: string;
+    operationalization: string;
+    threshold: Threshold;
+    h0: string;
+    h1: string;
+  };
+  /** The scenario's datasets, named as the record will name them (not loaded yet). */
+  datasets: { name: string; source: string; kind: string }[];
+  analysis_plan: string;
 }
 
 /** The result of `run_scenario`. */
@@ -89,6 +114,14 @@ export async function runScenarioOp(
   req: RunScenarioRequest,
   deps: RunScenarioDeps,
 ): Promise<RunScenarioResult> {
+  return await traceScenarioRun(req.scenario, (span) => runScenarioTraced(req, deps, span));
+}
+
+async function runScenarioTraced(
+  req: RunScenarioRequest,
+  deps: RunScenarioDeps,
+  span: RunSpanControl,
+): Promise<RunScenarioResult> {
   assertSigningKey(deps.key);
   const resolved = await resolveScenario(req.scenario, scenarioLookup(deps.env, deps.scenarioDir));
   const spec = req.substrate ?? resolved.scenario.default_substrate;
@@ -97,6 +130,7 @@ export async function runScenarioOp(
       `scenario ${resolved.scenario.name} has no default substrate: give --substrate (builtin:<name>, cmd:<command>, or an http(s):// URL)`,
     );
   }
+  span.resolved(resolved.scenario.name, spec);
   for (const id of req.after ?? []) {
     if (!HEX64.test(id)) {
       throw new UsageError(
@@ -110,6 +144,31 @@ export async function runScenarioOp(
     ...(req.after ?? []),
   ];
   const commit = req.substrateCommit ?? (await substrateIdentity(deps.env, spec)).commit;
+  if (deps.onStart) {
+    const sc = resolved.scenario;
+    const origin = resolved.origin.path;
+    await deps.onStart({
+      scenario: sc.name,
+      substrate: spec,
+      claim: {
+        statement: sc.claim.statement,
+        operationalization: sc.claim.operationalization,
+        threshold: thresholdOf(sc),
+        h0: sc.claim.h0,
+        h1: sc.claim.h1,
+      },
+      datasets: sc.datasets.map((d) => {
+        const where = d.url ?? resolveRelative(origin, d.path ?? "");
+        return {
+          name: d.name,
+          kind: d.kind,
+          source: d.source ?? d.url ??
+            (origin.startsWith("builtin:") ? `builtin:${where}` : where),
+        };
+      }),
+      analysis_plan: analysisPlanText(sc),
+    });
+  }
   const substrate = openSubstrate(spec, { concurrency: resolved.scenario.probe.concurrency });
   let output: RunOutput;
   try {

@@ -7,6 +7,7 @@
 import { toPlainJson } from "../json/plain.ts";
 import type { Problem } from "../errors/errors.ts";
 import { verifyRecord, type VerifyResult } from "../record/verify.ts";
+import { traceVerify } from "../telemetry/instrument.ts";
 
 /** The result object of `verify_proof` (JSON-ready: no bigints). */
 export interface VerifyProofResult {
@@ -34,9 +35,11 @@ export async function verifyProofImpl(
   proofJson: string | Uint8Array,
   options: { key?: Uint8Array<ArrayBuffer> } = {},
 ): Promise<VerifyProofResult> {
-  const r = await verifyRecord(proofJson, options);
-  return {
-    ...r,
-    verdict: r.verdict === null ? null : toPlainJson(r.verdict) as VerifyProofResult["verdict"],
-  };
+  return await traceVerify(options.key !== undefined, async () => {
+    const r = await verifyRecord(proofJson, options);
+    return {
+      ...r,
+      verdict: r.verdict === null ? null : toPlainJson(r.verdict) as VerifyProofResult["verdict"],
+    };
+  });
 }

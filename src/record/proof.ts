@@ -52,7 +52,9 @@ export function parseProof(text: string | Uint8Array): Proof {
   const value = parseJson(text);
   const problems = validateRecordSchema(value);
   if (problems.length > 0) {
-    throw new RecordError("schema_invalid", problems.map((p) => p.message).join("; "), { problems });
+    throw new RecordError("schema_invalid", problems.map((p) => p.message).join("; "), {
+      problems,
+    });
   }
   const record = value as unknown as ProofRecord;
   return {
@@ -77,9 +79,13 @@ export async function verifySignature(proof: Proof, keyBytes: Uint8Array): Promi
   const bodies = canonicalBodies(proof.record as unknown as JsonObject);
   const id = await sha256Hex(encoder.encode(bodies.idless));
   if (id !== proof.proofId) {
-    throw new RecordError("proof_id_mismatch", `identity.proof_id is ${proof.proofId} but the body hashes to ${id}`, {
-      pointer: "/identity/proof_id",
-    });
+    throw new RecordError(
+      "proof_id_mismatch",
+      `identity.proof_id is ${proof.proofId} but the body hashes to ${id}`,
+      {
+        pointer: "/identity/proof_id",
+      },
+    );
   }
   return await hmacSha256Verify(asBytes(keyBytes), encoder.encode(bodies.signed), proof.signature);
 }

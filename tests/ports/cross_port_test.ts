@@ -15,13 +15,16 @@ import { ROOT, testEnv } from "../support/env.ts";
 
 async function has(cmd: string): Promise<boolean> {
   try {
-    return (await new Deno.Command(cmd, { args: ["--version"], stdout: "null", stderr: "null" }).output()).success;
+    return (await new Deno.Command(cmd, { args: ["--version"], stdout: "null", stderr: "null" })
+      .output()).success;
   } catch {
     return false;
   }
 }
 const ready = (await has("cargo")) && (await has("python3")) && (await has("node"));
-if (!ready && Deno.env.get("EMPIRIC_REQUIRE_ALL") === "1") throw new Error("cargo, python3 and node are required");
+if (!ready && Deno.env.get("EMPIRIC_REQUIRE_ALL") === "1") {
+  throw new Error("cargo, python3 and node are required");
+}
 const KEY_TEXT = "empiric-cross-port-test-key-0123456789";
 const KEY = new TextEncoder().encode(KEY_TEXT);
 const RUST_BIN = `${ROOT}ports/rust/target/release/empiric-proof`;
@@ -30,11 +33,24 @@ let built = false;
 async function build(): Promise<void> {
   if (built) return;
   const cargo = await new Deno.Command("cargo", {
-    args: ["build", "-q", "--release", "--manifest-path", `${ROOT}ports/rust/Cargo.toml`, "--bin", "empiric-proof"],
+    args: [
+      "build",
+      "-q",
+      "--release",
+      "--manifest-path",
+      `${ROOT}ports/rust/Cargo.toml`,
+      "--bin",
+      "empiric-proof",
+    ],
     stderr: "inherit",
   }).output();
   assert.ok(cargo.success, "cargo build");
-  const npm = await new Deno.Command(Deno.execPath(), { args: ["task", "build:npm"], cwd: ROOT, stdout: "null", stderr: "inherit" }).output();
+  const npm = await new Deno.Command(Deno.execPath(), {
+    args: ["task", "build:npm"],
+    cwd: ROOT,
+    stdout: "null",
+    stderr: "inherit",
+  }).output();
   assert.ok(npm.success, "deno task build:npm");
   built = true;
 }
@@ -43,7 +59,11 @@ interface PortRun {
   code: number;
   out: string;
 }
-async function run(cmd: string, args: string[], opts: { stdin?: string; env?: Record<string, string> } = {}): Promise<PortRun> {
+async function run(
+  cmd: string,
+  args: string[],
+  opts: { stdin?: string; env?: Record<string, string> } = {},
+): Promise<PortRun> {
   const child = new Deno.Command(cmd, {
     args,
     cwd: ROOT,
@@ -59,12 +79,19 @@ async function run(cmd: string, args: string[], opts: { stdin?: string; env?: Re
     await w.close();
   })();
   const [o] = await Promise.all([child.output(), feed]);
-  return { code: o.code, out: new TextDecoder().decode(o.stdout) + new TextDecoder().decode(o.stderr) };
+  return {
+    code: o.code,
+    out: new TextDecoder().decode(o.stdout) + new TextDecoder().decode(o.stderr),
+  };
 }
 
 const PORTS: Record<string, (args: string[], stdin?: string) => Promise<PortRun>> = {
   rust: (a, s) => run(RUST_BIN, a, { stdin: s }),
-  python: (a, s) => run("python3", ["-m", "empiric_proof", ...a], { stdin: s, env: { PYTHONPATH: `${ROOT}ports/python/src` } }),
+  python: (a, s) =>
+    run("python3", ["-m", "empiric_proof", ...a], {
+      stdin: s,
+      env: { PYTHONPATH: `${ROOT}ports/python/src` },
+    }),
   node: (a, s) => run("node", [`${ROOT}dist/npm/cli.mjs`, ...a], { stdin: s }),
 };
 
@@ -77,14 +104,20 @@ async function records(): Promise<Record<string, string>> {
     out[s] = `${dir}/${s}.json`;
     await Deno.writeTextFile(out[s], prettyJson(r.output.record as never));
   }
-  const det = await runScenarioOp({ scenario: "arithmetic-accuracy" }, { env: await testEnv({ SOURCE_DATE_EPOCH: "1795000000" }), key: KEY });
+  const det = await runScenarioOp({ scenario: "arithmetic-accuracy" }, {
+    env: await testEnv({ SOURCE_DATE_EPOCH: "1795000000" }),
+    key: KEY,
+  });
   out.deterministic = `${dir}/det.json`;
   await Deno.writeTextFile(out.deterministic, canonicalize(det.output.record as never));
   // int threshold, integral floats, big ints and non-ASCII text through every port
-  const odd = structuredClone(det.output.record) as unknown as Record<string, Record<string, unknown>>;
+  const odd = structuredClone(det.output.record) as unknown as Record<
+    string,
+    Record<string, unknown>
+  >;
   (odd.claim.threshold as Record<string, unknown>).value = 95n;
   (odd.verdict.threshold as Record<string, unknown>).value = 95n;
-  odd.claim.statement = "Ünïcödé ✓ 😀 claim with \"quotes\" and \\ backslashes";
+  odd.claim.statement = 'Ünïcödé ✓ 😀 claim with "quotes" and \\ backslashes';
   (odd.reproduction.environment as Record<string, unknown>).big = "9223372036854775807";
   const signed = await signRecord(odd as never, KEY);
   out.odd = `${dir}/odd.json`;
@@ -92,7 +125,10 @@ async function records(): Promise<Record<string, string>> {
   return out;
 }
 
-Deno.test({ name: "records made by empiric run verify in the Rust, Python and Node ports", ignore: !ready }, async () => {
+Deno.test({
+  name: "records made by empiric run verify in the Rust, Python and Node ports",
+  ignore: !ready,
+}, async () => {
   await build();
   const files = await records();
   const keyFile = await Deno.makeTempFile();
@@ -110,7 +146,9 @@ Deno.test({ name: "records made by empiric run verify in the Rust, Python and No
 // Every leaf of the record changed in turn: all ports must reject every copy.
 function leaves(v: unknown, path: (string | number)[] = []): (string | number)[][] {
   if (v !== null && typeof v === "object" && !(typeof v === "bigint")) {
-    return Object.entries(v as object).flatMap(([k, x]) => leaves(x, [...path, Array.isArray(v) ? Number(k) : k]));
+    return Object.entries(v as object).flatMap(([k, x]) =>
+      leaves(x, [...path, Array.isArray(v) ? Number(k) : k])
+    );
   }
   return [path];
 }
@@ -122,37 +160,61 @@ function mutate(v: unknown): unknown {
   return "tampered";
 }
 
-Deno.test({ name: "a record tampered in any field fails in every port", ignore: !ready }, async () => {
-  await build();
-  const { deterministic } = await records();
-  const original = parseJson(await Deno.readTextFile(deterministic)) as Record<string, unknown>;
-  const dir = await Deno.makeTempDir();
-  const paths = leaves(original).filter((p) => p[0] !== "signature");
-  const files: string[] = [];
-  for (const [i, p] of paths.entries()) {
-    const copy = structuredClone(original);
-    let cur = copy as Record<string | number, unknown>;
-    for (const s of p.slice(0, -1)) cur = cur[s] as Record<string | number, unknown>;
-    const last = p.at(-1)!;
-    cur[last] = mutate(cur[last]);
-    files.push(`${dir}/t${i}.json`);
-    await Deno.writeTextFile(files.at(-1)!, canonicalize(copy as never));
-  }
-  assert.ok(files.length > 60, `${files.length} tampered copies`);
-  for (const [port, f] of Object.entries(PORTS)) {
-    const r = await f(["verify", ...files, "--key", KEY_TEXT]);
-    assert.equal(r.code, 2, port);
-    const fails = r.out.match(/^FAIL /gm)?.length ?? 0;
-    assert.equal(fails, files.length, `${port}: every tampered copy fails (${fails}/${files.length})\n${r.out.split("\n").filter((l) => l.startsWith("OK")).join("\n")}`);
-  }
-});
+Deno.test(
+  { name: "a record tampered in any field fails in every port", ignore: !ready },
+  async () => {
+    await build();
+    const { deterministic } = await records();
+    const original = parseJson(await Deno.readTextFile(deterministic)) as Record<string, unknown>;
+    const dir = await Deno.makeTempDir();
+    const paths = leaves(original).filter((p) => p[0] !== "signature");
+    const files: string[] = [];
+    for (const [i, p] of paths.entries()) {
+      const copy = structuredClone(original);
+      let cur = copy as Record<string | number, unknown>;
+      for (const s of p.slice(0, -1)) cur = cur[s] as Record<string | number, unknown>;
+      const last = p.at(-1)!;
+      cur[last] = mutate(cur[last]);
+      files.push(`${dir}/t${i}.json`);
+      await Deno.writeTextFile(files.at(-1)!, canonicalize(copy as never));
+    }
+    assert.ok(files.length > 60, `${files.length} tampered copies`);
+    for (const [port, f] of Object.entries(PORTS)) {
+      const r = await f(["verify", ...files, "--key", KEY_TEXT]);
+      assert.equal(r.code, 2, port);
+      const fails = r.out.match(/^FAIL /gm)?.length ?? 0;
+      assert.equal(
+        fails,
+        files.length,
+        `${port}: every tampered copy fails (${fails}/${files.length})\n${
+          r.out.split("\n").filter((l) => l.startsWith("OK")).join("\n")
+        }`,
+      );
+    }
+  },
+);
 
-Deno.test({ name: "differential: 10,000 random values give identical canonical bytes in TypeScript, Rust and Python", ignore: !ready }, async () => {
+Deno.test({
+  name:
+    "differential: 10,000 random values give identical canonical bytes in TypeScript, Rust and Python",
+  ignore: !ready,
+}, async () => {
   await build();
   const values = fc.sample(wireValue, { numRuns: 10_000, seed: 424242 });
-  const texts = values.map((v, i) => i % 2 === 0 ? canonicalize(v) : prettyJson(v).replace(/\n\s*/g, " "));
+  const texts = values.map((v, i) =>
+    i % 2 === 0 ? canonicalize(v) : prettyJson(v).replace(/\n\s*/g, " ")
+  );
   // plus invalid inputs, which must give the same error code everywhere
-  const invalid = ['{"a":1,"a":2}', "[1e400]", '"\\ud800"', "9223372036854775808", "[01]", "[NaN]", '{"a":1,"a":1e400}', "[" .repeat(600)];
+  const invalid = [
+    '{"a":1,"a":2}',
+    "[1e400]",
+    '"\\ud800"',
+    "9223372036854775808",
+    "[01]",
+    "[NaN]",
+    '{"a":1,"a":1e400}',
+    "[".repeat(600),
+  ];
   const all = [...texts, ...invalid];
   const expected = all.map((t) => {
     try {

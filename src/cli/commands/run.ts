@@ -17,6 +17,9 @@ import { ProofStore, writeFileAtomic } from "../../store/store.ts";
 import { cliKey } from "../context.ts";
 import { progressReporter } from "../progress.ts";
 import type { AnyCommand, CliHost } from "../host.ts";
+import { OpenLineageRunEmitter } from "../../export/openlineage.ts";
+import { DEFAULT_EVENT_SOURCE } from "../../export/common.ts";
+import { httpUrl } from "./export.ts";
 
 /** `--store`, then `EMPIRIC_STORE`, then `./proofs`. */
 function storeDir(host: CliHost, opt: string | boolean | undefined): string {
@@ -65,7 +68,27 @@ export function runCommand(
     .option("--scenario-dir <dir>", "directory searched for scenario names", "scenarios")
     .option("-q, --quiet", "no progress output")
     .option("--json", "print the result as JSON")
+    .option(
+      "--lineage-url <url>",
+      "post the OpenLineage run lifecycle (START, RUNNING, COMPLETE or FAIL) to this collector",
+    )
+    .option("--lineage-namespace <ns>", "OpenLineage job namespace", "empiric")
+    .option("--events-url <url>", "POST the signed record as a CloudEvent to this sink")
+    .addOption(
+      new Option("--events-mode <mode>", "CloudEvents HTTP content mode").choices(
+        ["structured", "binary"] as const,
+      ).default("structured" as const),
+    )
+    .option("--events-source <uri>", "CloudEvents source", DEFAULT_EVENT_SOURCE)
     .action(async (scenario, opts) => {
+      const lineage = opts.lineageUrl
+        ? new OpenLineageRunEmitter(httpUrl(opts.lineageUrl, "--lineage-url"), {
+          namespace: opts.lineageNamespace,
+          apiKey: host.env("OPENLINEAGE_API_KEY") || undefined,
+          onError: (err) => host.stderr(`empiric: warning: lineage: ${err.message}\n`),
+        })
+        : undefined;
+      if (opts.eventsUrl) httpUrl(opts.eventsUrl, "--events-url");
       const e = await env();
       const key = await cliKey(host, opts, true);
       if (key!.source === "demo") {
@@ -97,13 +120,30 @@ export function runCommand(
             key: key!.bytes,
             store,
             scenarioDir: opts.scenarioDir,
-            onProgress: opts.quiet ? undefined : progress.onProgress,
+            onProgress: lineage
+              ? (p) => {
+                if (!opts.quiet) progress.onProgress(p);
+                lineage.progress(p);
+              }
+              : opts.quiet
+              ? undefined
+              : progress.onProgress,
             signal: ctl.signal,
+            onStart: lineage ? (info) => lineage.start(info) : undefined,
           },
-        );
+        ).catch(async (err) => {
+          await lineage?.fail(err);
+          throw err;
+        });
         progress.finish();
+        await lineage?.complete(r.output.record);
         if (opts.out) {
           await writeFileAtomic(opts.out, prettyJson(r.output.record as unknown as JsonValue));
+        }
+        if (opts.eventsUrl) {
+          const { postCloudEvent, wrap } = await import("../../export/cloudevents.ts");
+          const event = await wrap(r.output.record, { source: opts.eventsSource });
+          await postCloudEvent(opts.eventsUrl, event, { mode: opts.eventsMode });
         }
         if (opts.json) {
           const { output: _o, ...rest } = r;

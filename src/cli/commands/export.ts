@@ -1,0 +1,329 @@
+/**
+ * `empiric export cloudevent|in-toto|dsse|ro-crate|openlineage`, `empiric import cloudevent`
+ * and `empiric verify-dsse` (docs/exports.md).
+ *
+ * @module
+ */
+import { Command, Option } from "@commander-js/extra-typings";
+import { EXIT } from "../../errors/codes.ts";
+import { KeyError, RecordError, UsageError } from "../../errors/errors.ts";
+import type { ErrorCode } from "../../errors/codes.ts";
+import { resolveKey } from "../../crypto/keys.ts";
+import { parseJson } from "../../json/parse.ts";
+import { prettyJson } from "../../json/pretty.ts";
+import { isJsonObject, type JsonValue } from "../../json/value.ts";
+import { toPlainJson } from "../../json/plain.ts";
+import { verifyRecord } from "../../record/verify.ts";
+import { writeFileAtomic } from "../../store/store.ts";
+import { DEFAULT_EVENT_SOURCE } from "../../export/common.ts";
+import {
+  toDsseEnvelope,
+  toInTotoStatement,
+  verifyDsseEnvelope,
+  verifyStatementRecord,
+} from "../../export/intoto.ts";
+import { DEFAULT_PROOF_FILENAME, writeRoCrate } from "../../export/rocrate.ts";
+import {
+  DEFAULT_NAMESPACE,
+  postOpenLineageEvent,
+  toOpenLineageEvent,
+} from "../../export/openlineage.ts";
+import { cliKey, formatProblem, readInput } from "../context.ts";
+import type { AnyCommand, CliHost } from "../host.ts";
+
+async function emit(host: CliHost, text: string, out: string | undefined): Promise<void> {
+  if (out) {
+    await writeFileAtomic(out, text);
+    host.stderr(`empiric: wrote ${out}\n`);
+  } else host.stdout(text);
+}
+
+/** A key read from a file, as `--key-file` reads it (one trailing newline dropped). */
+async function keyFromFile(host: CliHost, path: string, what: string): Promise<Uint8Array> {
+  const k = await resolveKey({ keyFile: path, readFile: (p) => host.readFile(p) });
+  if (!k) throw new KeyError("key_invalid", `${what} is missing`);
+  return k.bytes;
+}
+
+/** Check that an option's value is an http(s) URL (`usage_error` otherwise). */
+export function httpUrl(url: string, option: string): string {
+  try {
+    const u = new URL(url);
+    if (u.protocol === "http:" || u.protocol === "https:") return url;
+  } catch {
+    // fall through
+  }
+  throw new UsageError(`${option} needs an http(s) URL, got ${JSON.stringify(url)}`);
+}
+
+/** Sets the exit code of a failed check, or (when the caller gave no setter) throws. */
+type Fail = (code: ErrorCode | null, message: string | null) => void;
+
+function failer(setExit: ((code: number) => void) | undefined): Fail {
+  return (code, message) => {
+    if (setExit) setExit(EXIT.failed);
+    else throw new RecordError(code ?? "signature_mismatch", message ?? "verification failed");
+  };
+}
+
+/** The `export` command group. */
+function exportCommand(host: CliHost): AnyCommand {
+  const cmd = new Command("export").description(
+    "Export a signed proof record as a CloudEvent, an in-toto Statement, a DSSE envelope, " +
+      "an RO-Crate 1.2 directory, or an OpenLineage RunEvent (docs/exports.md). " +
+      "PROOF is a record file, or - for standard input.",
+  );
+
+  cmd.command("cloudevent")
+    .description(
+      "Wrap the record in a CloudEvents 1.0 event (JSON event format; the record travels as " +
+        "data_base64 of its canonical bytes). With --post, send it to a sink over HTTP.",
+    )
+    .argument("<proof>", "record file, or -")
+    .option("--source <uri>", "the event's source (a URI-reference)", DEFAULT_EVENT_SOURCE)
+    .option("--out <file>", "write the event to a file instead of standard output")
+    .option("--post <url>", "POST the event to a CloudEvents sink instead of printing it")
+    .addOption(
+      new Option("--mode <mode>", "HTTP content mode for --post").choices(
+        ["structured", "binary"] as const,
+      ).default("structured" as const),
+    )
+    .action(async (path, opts) => {
+      // The CloudEvents SDK is loaded only by the commands that use it (CLI start-up time).
+      const { envelopeJson, postCloudEvent, wrap } = await import("../../export/cloudevents.ts");
+      const event = await wrap(await readInput(host, path), { source: opts.source });
+      if (opts.post) {
+        const status = await postCloudEvent(httpUrl(opts.post, "--post"), event, {
+          mode: opts.mode,
+        });
+        host.stdout(`posted ${event.id} to ${opts.post} (${opts.mode} mode): HTTP ${status}\n`);
+        if (opts.out) await emit(host, envelopeJson(event) + "\n", opts.out);
+        return;
+      }
+      await emit(host, envelopeJson(event) + "\n", opts.out);
+    });
+
+  cmd.command("in-toto")
+    .description("Print the in-toto Statement v1 of the record (predicate: body and signature)")
+    .argument("<proof>", "record file, or -")
+    .option("--out <file>", "write to a file instead of standard output")
+    .action(async (path, opts) => {
+      const st = await toInTotoStatement(await readInput(host, path));
+      await emit(host, prettyJson(st as unknown as JsonValue), opts.out);
+    });
+
+  cmd.command("dsse")
+    .description(
+      "Sign the record's in-toto Statement into a DSSE envelope (HMAC-SHA256 over the DSSE " +
+        "pre-authentication encoding) with a DSSE key that may differ from the record's key.",
+    )
+    .argument("<proof>", "record file, or -")
+    .requiredOption("--dsse-key-file <path>", "file holding the DSSE key (at least 32 bytes)")
+    .option("--keyid <id>", "key id hint written into the signature")
+    .option("--out <file>", "write to a file instead of standard output")
+    .action(async (path, opts) => {
+      const key = await keyFromFile(host, opts.dsseKeyFile, "--dsse-key-file");
+      const env = await toDsseEnvelope(await readInput(host, path), { key, keyid: opts.keyid });
+      await emit(host, prettyJson(env as unknown as JsonValue), opts.out);
+    });
+
+  cmd.command("ro-crate")
+    .description(
+      "Write an RO-Crate 1.2 directory holding the proof file and ro-crate-metadata.json. " +
+        "Refuses an existing directory unless --overwrite.",
+    )
+    .argument("<proof>", "record file, or -")
+    .requiredOption("--out <dir>", "the crate directory to create")
+    .option("--overwrite", "replace the directory if it exists")
+    .option(
+      "--proof-filename <name>",
+      "name of the proof file in the crate",
+      DEFAULT_PROOF_FILENAME,
+    )
+    .option("--license <license>", "root license: an SPDX id, a licence URL, or text")
+    .option(
+      "--root-metadata <file>",
+      "JSON object merged into the Root Dataset (e.g. creator, publisher, keywords)",
+    )
+    .action(async (path, opts) => {
+      const extra: Record<string, unknown> = {};
+      if (opts.rootMetadata) {
+        const v = parseJson(await readInput(host, opts.rootMetadata));
+        if (!isJsonObject(v)) throw new UsageError("--root-metadata must hold a JSON object");
+        Object.assign(extra, toPlainJson(v));
+      }
+      if (opts.license) {
+        extra.license = /^https?:\/\//.test(opts.license) ? { "@id": opts.license } : opts.license;
+      }
+      const dir = await writeRoCrate(await readInput(host, path), opts.out, {
+        overwrite: opts.overwrite === true,
+        proofFilename: opts.proofFilename,
+        extraRootMetadata: extra,
+      });
+      host.stdout(dir + "\n");
+    });
+
+  cmd.command("openlineage")
+    .description(
+      "Print one OpenLineage RunEvent for the record (COMPLETE for VALIDATED and REFUTED, " +
+        "FAIL for INCONCLUSIVE). With --post, send it to a lineage collector.",
+    )
+    .argument("<proof>", "record file, or -")
+    .option("--job-name <name>", "job name (default: the first evidence pillar)")
+    .option("--namespace <ns>", "job namespace", DEFAULT_NAMESPACE)
+    .option("--out <file>", "write to a file instead of standard output")
+    .option(
+      "--post <url>",
+      "POST the event to a collector (e.g. http://localhost:5000/api/v1/lineage)",
+    )
+    .action(async (path, opts) => {
+      const ev = await toOpenLineageEvent(await readInput(host, path), {
+        jobName: opts.jobName,
+        namespace: opts.namespace,
+      });
+      if (opts.post) {
+        const status = await postOpenLineageEvent(httpUrl(opts.post, "--post"), ev, {
+          apiKey: host.env("OPENLINEAGE_API_KEY") || undefined,
+        });
+        host.stdout(`posted ${ev.eventType} ${ev.run.runId} to ${opts.post}: HTTP ${status}\n`);
+        if (opts.out) await emit(host, prettyJson(ev), opts.out);
+        return;
+      }
+      await emit(host, prettyJson(ev), opts.out);
+    });
+  return cmd;
+}
+
+/** The `import` command group. */
+function importCommand(host: CliHost, setExit?: (code: number) => void): AnyCommand {
+  const fail = failer(setExit);
+  const cmd = new Command("import").description("Recover records from export formats");
+  cmd.command("cloudevent")
+    .description(
+      "Read a CloudEvent (JSON event format) carrying a proof record, check the record, and " +
+        "print it. Exit 0 when it is valid (and verifies under the key, when one is given), 2 " +
+        "otherwise; a record that fails is not printed.",
+    )
+    .argument("<file>", "event file, or -")
+    .addOption(
+      new Option("--key <text>", "record key as text; also EMPIRIC_SIGN_KEY").conflicts("keyFile"),
+    )
+    .option("--key-file <path>", "read the record key from a file")
+    .option("--out <file>", "write the record to a file instead of standard output")
+    .action(async (path, opts) => {
+      const { unwrap } = await import("../../export/cloudevents.ts");
+      const record = unwrap(await readInput(host, path));
+      const key = await cliKey(host, opts);
+      const r = await verifyRecord(record as unknown as JsonValue, { key: key?.bytes });
+      if (!r.valid) {
+        host.stderr(`empiric: the record in ${path} does not verify:\n`);
+        for (const p of r.problems.slice(0, 20)) host.stderr(`  ${formatProblem(p)}\n`);
+        fail(r.reason, r.problems[0]?.message ?? null);
+        return;
+      }
+      await emit(host, prettyJson(record as unknown as JsonValue), opts.out);
+      host.stderr(
+        key
+          ? `empiric: record ${r.proof_id} verified under the ${
+            key.source === "env" ? "EMPIRIC_SIGN_KEY" : "given"
+          } key${r.demo_key ? " (the public demo key!)" : ""}\n`
+          : `empiric: record ${r.proof_id}: structure and proof_id valid; signature not checked (no key)\n`,
+      );
+    });
+  return cmd;
+}
+
+/** The `verify-dsse` command. */
+function verifyDsseCommand(host: CliHost, setExit?: (code: number) => void): AnyCommand {
+  const fail = failer(setExit);
+  return new Command("verify-dsse")
+    .description(
+      "Check a DSSE envelope of an in-toto Statement under the DSSE key, then the record inside: " +
+        "its proof_id and subject digest, and with --key/--key-file its signature under the " +
+        "record key (which may differ from the DSSE key). Exit 0 when every check passes, 2 otherwise.",
+    )
+    .argument("<file>", "envelope file, or -")
+    .requiredOption("--dsse-key-file <path>", "file holding the DSSE key")
+    .addOption(
+      new Option("--key <text>", "record key as text; also EMPIRIC_SIGN_KEY").conflicts("keyFile"),
+    )
+    .option("--key-file <path>", "read the record key from a file")
+    .option("--json", "print the result as one JSON object")
+    .action(async (path, opts) => {
+      const dsseKey = await keyFromFile(host, opts.dsseKeyFile, "--dsse-key-file");
+      const bytes = await readInput(host, path);
+      const recordKey = await cliKey(host, opts);
+      const env = await verifyDsseEnvelope(bytes, dsseKey);
+      const envelope = {
+        verified: env.verified,
+        reason: env.reason,
+        message: env.message,
+        keyid: env.keyid,
+        payloadType: env.payloadType,
+      };
+      if (!env.verified || !env.statement) {
+        if (opts.json) host.stdout(JSON.stringify({ ok: false, envelope, record: null }) + "\n");
+        else host.stdout(`FAIL  envelope: ${env.reason}: ${env.message}\n`);
+        fail(env.reason, env.message);
+        return;
+      }
+      const inner = await verifyStatementRecord(env.statement, recordKey?.bytes);
+      const ok = inner.valid && (recordKey === undefined || inner.verified);
+      if (opts.json) {
+        host.stdout(
+          JSON.stringify({
+            ok,
+            envelope,
+            record: {
+              valid: inner.valid,
+              verified: inner.verified,
+              proof_id: inner.proof_id,
+              outcome: inner.verdict?.outcome ?? null,
+              reason: inner.reason,
+              checks: inner.checks,
+              subject_matches: inner.subject_matches,
+              key: recordKey?.source ?? null,
+              problems: inner.problems,
+            },
+          }) + "\n",
+        );
+      } else {
+        host.stdout(
+          `OK    envelope: DSSE signature verified${
+            env.keyid ? ` (keyid ${env.keyid})` : ""
+          }, payloadType ${env.payloadType}\n`,
+        );
+        if (ok) {
+          host.stdout(
+            `OK    record: proof_id ${inner.proof_id} ${inner.verdict?.outcome ?? ""}, ${
+              recordKey
+                ? "signature verified under the record key"
+                : "structure, proof_id and subject valid; signature not checked (no record key)"
+            }\n`,
+          );
+        } else {
+          const [first, ...rest] = inner.problems;
+          host.stdout(`FAIL  record: ${first ? formatProblem(first) : inner.reason}\n`);
+          for (const p of rest.slice(0, 20)) host.stdout(`        ${formatProblem(p)}\n`);
+        }
+      }
+      if (!ok) fail(inner.reason, inner.problems[0]?.message ?? null);
+    });
+}
+
+/**
+ * The commands of this module: `export`, `import`, `verify-dsse`. With `setExit`, a record or
+ * envelope that fails its check sets exit code 2 after the report; without it, the failure is
+ * thrown as a `RecordError` (also exit 2 through `main`).
+ *
+ * @example
+ * ```ts ignore
+ * for (const c of exportCommands(host, setExit)) program.addCommand(c);
+ * ```
+ */
+export function exportCommands(
+  host: CliHost,
+  setExit?: (code: number) => void,
+): AnyCommand[] {
+  return [exportCommand(host), importCommand(host, setExit), verifyDsseCommand(host, setExit)];
+}

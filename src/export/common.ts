@@ -1,0 +1,225 @@
+/**
+ * Helpers shared by the export formats: reading a signed record from any input form, strict
+ * base64, the scenario and substrate named in a record's reproduction command, and typed values
+ * that survive `JSON.stringify` as well as the canonical writer.
+ *
+ * @module
+ */
+import { RecordError, UsageError } from "../errors/errors.ts";
+import { parseJson } from "../json/parse.ts";
+import { prettyJson } from "../json/pretty.ts";
+import { type JsonObject, type JsonValue, PyInt } from "../json/value.ts";
+import { sha256Hex } from "../crypto/hash.ts";
+import { canonicalBodies } from "../record/sign.ts";
+import type { ProofRecord } from "../record/types.ts";
+import { validateRecordSchema } from "../schema/validate.ts";
+
+/**
+ * A signed proof record as the export functions accept it: the typed record (ints as `bigint`
+ * or `PyInt`, floats as `number`, as {@link parseJson} returns it), or its JSON text or UTF-8
+ * bytes. Never pass a record through plain `JSON.parse`: it turns `50.0` into `50` and the
+ * record no longer verifies.
+ */
+export type ProofInput = ProofRecord | JsonObject | string | Uint8Array;
+
+/** A record read for export: the typed record and the bytes of its file. */
+export interface LoadedProof {
+  /** The typed record. */
+  readonly record: ProofRecord;
+  /**
+   * The record file's bytes: the input bytes when text or bytes were given, otherwise the
+   * record written as empiric writes record files (pretty JSON, sections in order, newline).
+   */
+  readonly bytes: Uint8Array<ArrayBuffer>;
+}
+
+/** The CloudEvents `source` the command line uses when `--source` is not given. */
+export const DEFAULT_EVENT_SOURCE = "urn:empiric:cli";
+
+const encoder = new TextEncoder();
+
+/**
+ * Read a signed record for export: parse it with the typed parser, check it against the record
+ * schema (`schema_invalid`) and check that `identity.proof_id` is the hash of the body
+ * (`proof_id_mismatch`). The HMAC is not checked (no key is needed to export).
+ *
+ * @example
+ * ```ts
+ * import { loadProof } from "./common.ts";
+ * const text = await Deno.readTextFile(new URL("../../fixtures/records/valid.json", import.meta.url));
+ * const { record } = await loadProof(text);
+ * console.assert(record.identity.proof_id.length === 64);
+ * ```
+ */
+export async function loadProof(input: ProofInput): Promise<LoadedProof> {
+  let value: JsonValue;
+  let bytes: Uint8Array<ArrayBuffer> | undefined;
+  if (typeof input === "string") {
+    value = parseJson(input);
+    bytes = encoder.encode(input);
+  } else if (input instanceof Uint8Array) {
+    value = parseJson(input);
+    bytes = new Uint8Array(input);
+  } else {
+    value = input as unknown as JsonValue;
+  }
+  const problems = validateRecordSchema(value);
+  if (problems.length > 0) {
+    throw new RecordError(
+      "schema_invalid",
+      `not a proof record: ${problems.slice(0, 3).map((p) => p.message).join("; ")}${
+        problems.length > 3 ? ` (and ${problems.length - 3} more problems)` : ""
+      }`,
+      { problems },
+    );
+  }
+  const record = value as unknown as ProofRecord;
+  const actual = await sha256Hex(encoder.encode(canonicalBodies(value as JsonObject).idless));
+  if (actual !== record.identity.proof_id) {
+    throw new RecordError(
+      "proof_id_mismatch",
+      `identity.proof_id is ${record.identity.proof_id} but the body hashes to ${actual}: the record was changed after it was sealed`,
+      { pointer: "/identity/proof_id" },
+    );
+  }
+  return { record, bytes: bytes ?? encoder.encode(prettyJson(value)) };
+}
+
+/**
+ * Copy a typed value, turning every `bigint` into a {@link PyInt}. The copy canonicalizes to
+ * the same bytes and can also be written with `JSON.stringify` (a `PyInt` writes its exact
+ * digits through `JSON.rawJSON`), which throws on a plain `bigint`.
+ *
+ * @example
+ * ```ts
+ * import { withPyInts } from "./common.ts";
+ * console.assert(JSON.stringify(withPyInts({ n: 12345678901234567890n })) === '{"n":12345678901234567890}');
+ * ```
+ */
+export function withPyInts<T extends JsonValue>(value: T): T {
+  return convert(value) as T;
+}
+
+function convert(v: JsonValue): JsonValue {
+  if (typeof v === "bigint") return new PyInt(v);
+  if (v === null || typeof v !== "object" || v instanceof PyInt) return v;
+  if (Array.isArray(v)) return v.map(convert);
+  const out: JsonObject = {};
+  for (const k of Object.keys(v)) {
+    const x = convert(v[k]);
+    if (k === "__proto__") {
+      Object.defineProperty(out, k, {
+        value: x,
+        enumerable: true,
+        writable: true,
+        configurable: true,
+      });
+    } else out[k] = x;
+  }
+  return out;
+}
+
+/** The record body: sections 1 to 8 (the record without `signature`). */
+export function recordBody(record: ProofRecord): JsonObject {
+  const { signature: _s, ...body } = record as unknown as JsonObject;
+  return body;
+}
+
+/** The scenario and substrate named in `reproduction.command`. */
+export interface ReproductionParts {
+  /** The scenario argument, or null when the command does not have the documented form. */
+  scenario: string | null;
+  /** The `--substrate` argument, or null. */
+  substrate: string | null;
+}
+
+/**
+ * Split `empiric run <scenario> --substrate <substrate>` into its two arguments.
+ *
+ * @example
+ * ```ts
+ * import { reproductionParts } from "./common.ts";
+ * const p = reproductionParts("empiric run echo-latency --substrate builtin:echo");
+ * console.assert(p.scenario === "echo-latency" && p.substrate === "builtin:echo");
+ * ```
+ */
+export function reproductionParts(command: string): ReproductionParts {
+  const m = /^empiric run (.+?) --substrate (.+)$/s.exec(command);
+  if (!m) return { scenario: null, substrate: null };
+  return { scenario: m[1], substrate: m[2] };
+}
+
+/** The scenario a record's run used (from its reproduction command), else the first pillar. */
+export function scenarioNameOf(record: ProofRecord): string {
+  return reproductionParts(record.reproduction.command).scenario ??
+    record.evidence[0]?.pillar ?? "unknown";
+}
+
+// ---------------------------------------------------------------------------------------------
+// base64 (RFC 4648): standard alphabet with padding out; standard or URL-safe, padded or not, in.
+
+/**
+ * Standard base64 with padding.
+ *
+ * @example
+ * ```ts
+ * import { base64Encode } from "./common.ts";
+ * console.assert(base64Encode(new TextEncoder().encode("hello world")) === "aGVsbG8gd29ybGQ=");
+ * ```
+ */
+export function base64Encode(bytes: Uint8Array): string {
+  let s = "";
+  const CHUNK = 0x8000;
+  for (let i = 0; i < bytes.length; i += CHUNK) {
+    s += String.fromCharCode(...bytes.subarray(i, i + CHUNK));
+  }
+  return btoa(s);
+}
+
+const STD = /^[A-Za-z0-9+/]*={0,2}$/;
+const URLSAFE = /^[A-Za-z0-9_-]*={0,2}$/;
+
+/**
+ * Decode base64 in the standard or the URL-safe alphabet, with or without padding (DSSE
+ * verifiers must accept both). Returns null for anything else: mixed alphabets, stray
+ * characters or whitespace, impossible lengths, or non-zero trailing bits.
+ *
+ * @example
+ * ```ts
+ * import { base64Decode } from "./common.ts";
+ * const a = base64Decode("13sqXeIlFCeNof0Xh+KOKkR5En0wkkk++QJNXlbI3CU=");
+ * const b = base64Decode("13sqXeIlFCeNof0Xh-KOKkR5En0wkkk--QJNXlbI3CU");
+ * console.assert(a !== null && b !== null && a.join() === b.join());
+ * console.assert(base64Decode("a b=") === null);
+ * ```
+ */
+export function base64Decode(text: string): Uint8Array<ArrayBuffer> | null {
+  let std: string;
+  if (STD.test(text)) std = text;
+  else if (URLSAFE.test(text)) std = text.replaceAll("-", "+").replaceAll("_", "/");
+  else return null;
+  const body = std.replace(/=+$/, "");
+  const pad = std.length - body.length;
+  if (body.length % 4 === 1) return null;
+  if (pad > 0 && (body.length + pad) % 4 !== 0) return null;
+  const padded = body + "=".repeat((4 - (body.length % 4)) % 4);
+  let bin: string;
+  try {
+    bin = atob(padded);
+  } catch {
+    return null;
+  }
+  const out = new Uint8Array(bin.length);
+  for (let i = 0; i < bin.length; i++) out[i] = bin.charCodeAt(i);
+  // Canonical encoding only: the unused low bits of the last character must be zero.
+  if (base64Encode(out).replace(/=+$/, "") !== padded.replace(/=+$/, "")) return null;
+  return out;
+}
+
+/** Throw a usage error unless the value is a non-empty string. */
+export function requireText(value: unknown, what: string): string {
+  if (typeof value !== "string" || value === "") {
+    throw new UsageError(`${what} must be a non-empty string`);
+  }
+  return value;
+}

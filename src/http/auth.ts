@@ -1,0 +1,177 @@
+/**
+ * Who may call what: bearer-token checks (constant time), the loopback rule, and the Host
+ * check that keeps web pages from reaching an unauthenticated loopback server through DNS
+ * rebinding.
+ *
+ * @module
+ */
+import { UsageError } from "../errors/errors.ts";
+import { HttpProblem } from "./problem.ts";
+
+/** How much of the API needs the token: only the writing endpoint, or every data endpoint. */
+export const AUTH_MODES = ["writes", "all"] as const;
+
+/** One of {@link AUTH_MODES}. */
+export type AuthMode = typeof AUTH_MODES[number];
+
+/** Access class of a route. */
+export type Access = "public" | "read" | "write";
+
+/** Authentication settings of a server. */
+export interface AuthConfig {
+  /** The address the server listens on (decides whether a token is mandatory). */
+  listenHost: string;
+  /** Bearer token; required unless `listenHost` is loopback. */
+  token?: string;
+  /** `writes` (default): only `POST /runs` needs the token; `all`: every data endpoint. */
+  mode?: AuthMode;
+  /** Refuse every write (`POST /runs` answers 403). */
+  readOnly?: boolean;
+}
+
+/** Minimum token length, in bytes. */
+export const MIN_TOKEN_BYTES = 16;
+
+const encoder = new TextEncoder();
+
+/**
+ * True for addresses that only this machine can reach: `localhost`, 127.0.0.0/8, `::1`.
+ *
+ * @example
+ * ```ts
+ * import { isLoopbackHost } from "./auth.ts";
+ * console.assert(isLoopbackHost("127.0.0.1") && isLoopbackHost("[::1]") && !isLoopbackHost("0.0.0.0"));
+ * ```
+ */
+export function isLoopbackHost(host: string): boolean {
+  const h = host.toLowerCase().replace(/^\[(.*)\]$/, "$1");
+  if (h === "localhost" || h.endsWith(".localhost")) return true;
+  if (h === "::1" || h === "0:0:0:0:0:0:0:1") return true;
+  const m = /^127\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})$/.exec(h);
+  return m !== null && m.slice(1).every((x) => Number(x) <= 255);
+}
+
+/**
+ * Compare a presented token with the expected one in time that depends only on the expected
+ * token's length (never returns early on the first differing byte).
+ *
+ * @example
+ * ```ts
+ * import { tokenMatches } from "./auth.ts";
+ * const expected = new TextEncoder().encode("s3cret-token-0123456789");
+ * console.assert(tokenMatches(expected, "s3cret-token-0123456789"));
+ * console.assert(!tokenMatches(expected, "s3cret-token-0123456780"));
+ * ```
+ */
+export function tokenMatches(expected: Uint8Array, presented: string): boolean {
+  const got = encoder.encode(presented);
+  let diff = got.length ^ expected.length;
+  for (let i = 0; i < expected.length; i++) diff |= expected[i] ^ (got[i] ?? 0);
+  return diff === 0;
+}
+
+/** Check a server's auth settings; throws `usage_error` for a configuration that is unsafe. */
+export function validateAuthConfig(config: AuthConfig): void {
+  const loopback = isLoopbackHost(config.listenHost);
+  if (config.token !== undefined) {
+    if (encoder.encode(config.token).length < MIN_TOKEN_BYTES) {
+      throw new UsageError(
+        `the HTTP token must be at least ${MIN_TOKEN_BYTES} bytes (use a random string, e.g. openssl rand -hex 32)`,
+      );
+    }
+    if (!/^[!-~]+$/.test(config.token)) {
+      throw new UsageError(
+        "the HTTP token must be printable ASCII without spaces (it is sent in an HTTP header)",
+      );
+    }
+  } else if (!loopback) {
+    throw new UsageError(
+      `refusing to listen on ${config.listenHost} without a token: anyone who can reach it could run scenarios. Give --token or EMPIRIC_HTTP_TOKEN, or listen on 127.0.0.1`,
+    );
+  } else if (config.mode === "all") {
+    throw new UsageError("--auth all needs a token (--token or EMPIRIC_HTTP_TOKEN)");
+  }
+}
+
+/** The request-time side of {@link AuthConfig}. */
+export class Authorizer {
+  readonly #expected?: Uint8Array;
+  readonly #mode: AuthMode;
+  readonly #readOnly: boolean;
+  readonly #hostCheck: boolean;
+  readonly #listenHost: string;
+
+  constructor(config: AuthConfig) {
+    validateAuthConfig(config);
+    this.#expected = config.token === undefined ? undefined : encoder.encode(config.token);
+    this.#mode = config.mode ?? "writes";
+    this.#readOnly = config.readOnly ?? false;
+    this.#listenHost = config.listenHost.toLowerCase().replace(/^\[(.*)\]$/, "$1");
+    // An unauthenticated loopback server answers only requests addressed to a loopback name.
+    this.#hostCheck = this.#expected === undefined;
+  }
+
+  /** Whether a route of this access class needs the bearer token under this configuration. */
+  requiresToken(access: Access): boolean {
+    if (this.#expected === undefined) return false;
+    if (access === "write") return true;
+    return access === "read" && this.#mode === "all";
+  }
+
+  /** Whether writes are refused outright. */
+  get readOnly(): boolean {
+    return this.#readOnly;
+  }
+
+  /** Whether requests' Host is checked (loopback without a token). */
+  get checksHost(): boolean {
+    return this.#hostCheck;
+  }
+
+  /** Throw 403 when the request's host names something other than this loopback server. */
+  checkHost(hostHeader: string | undefined): void {
+    if (!this.#hostCheck) return;
+    const name = hostName(hostHeader ?? "");
+    if (name !== undefined && (isLoopbackHost(name) || name === this.#listenHost)) return;
+    throw new HttpProblem(
+      "forbidden",
+      `this server listens on loopback without a token and answers only requests addressed to localhost, 127.0.0.1 or [::1] (host: ${
+        JSON.stringify(hostHeader ?? "")
+      }); set a token to serve other names`,
+    );
+  }
+
+  /** Throw 401/403 unless the request may use a route of this access class. */
+  authorize(access: Access, authorization: string | undefined): void {
+    if (access === "write" && this.#readOnly) {
+      throw new HttpProblem("forbidden", "this server is read-only (--read-only): runs are off");
+    }
+    if (!this.requiresToken(access)) return;
+    const m = authorization === undefined ? null : /^Bearer +(\S+) *$/i.exec(authorization);
+    if (m === null) {
+      throw new HttpProblem(
+        "unauthorized",
+        authorization === undefined
+          ? "this endpoint needs Authorization: Bearer <token>"
+          : "the Authorization header must be: Bearer <token>",
+        { headers: { "www-authenticate": 'Bearer realm="empiric"' } },
+      );
+    }
+    if (!tokenMatches(this.#expected!, m[1])) {
+      throw new HttpProblem("unauthorized", "the bearer token is not valid", {
+        headers: {
+          "www-authenticate": 'Bearer realm="empiric", error="invalid_token"',
+        },
+      });
+    }
+  }
+}
+
+/** The host name of a Host header value (`name`, `name:port`, `[v6]:port`), lower case. */
+function hostName(header: string): string | undefined {
+  const h = header.trim().toLowerCase();
+  const v6 = /^\[([0-9a-f:.]+)\](?::\d+)?$/.exec(h);
+  if (v6) return v6[1];
+  const m = /^([a-z0-9.-]+)(?::\d+)?$/.exec(h);
+  return m ? m[1] : undefined;
+}

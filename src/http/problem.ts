@@ -1,0 +1,140 @@
+/**
+ * RFC 9457 problem details (`application/problem+json`) for every error response of the HTTP
+ * API. Statuses and titles of empiric's error codes come from the one table, `ERROR_TABLE`
+ * (src/errors/codes.ts); the few conditions that exist only in HTTP (authentication, method,
+ * media type, body size) have their own small table here with the same shape.
+ *
+ * @module
+ */
+import { z } from "@hono/zod-openapi";
+import { ProblemSchema } from "../api/schemas.ts";
+import { ERROR_TABLE, type ErrorCode } from "../errors/codes.ts";
+import type { Problem } from "../errors/errors.ts";
+
+/** Base of the stable problem `type` URIs: `https://empiric.dev/problems/<code>`. */
+export const PROBLEM_TYPE_BASE = "https://empiric.dev/problems/";
+
+/** Media type of problem bodies. */
+export const PROBLEM_CONTENT_TYPE = "application/problem+json";
+
+/** Conditions that only the HTTP surface has (no CLI exit code, no MCP equivalent). */
+export type HttpOnlyCode =
+  | "unauthorized"
+  | "forbidden"
+  | "method_not_allowed"
+  | "payload_too_large"
+  | "unsupported_media_type";
+
+/** Status and title of each HTTP-only code. */
+export const HTTP_ONLY_CODES: Readonly<Record<HttpOnlyCode, { http: number; title: string }>> = {
+  unauthorized: { http: 401, title: "Authentication required" },
+  forbidden: { http: 403, title: "Forbidden" },
+  method_not_allowed: { http: 405, title: "Method not allowed" },
+  payload_too_large: { http: 413, title: "Request body too large" },
+  unsupported_media_type: { http: 415, title: "Unsupported media type" },
+};
+
+/** Any code a problem response can carry. */
+export type ProblemCode = ErrorCode | HttpOnlyCode;
+
+/** Status and title of a code, from `ERROR_TABLE` or the HTTP-only table. */
+export function problemStatus(code: ProblemCode): { http: number; title: string } {
+  return (ERROR_TABLE as Record<string, { http: number; title: string }>)[code] ??
+    HTTP_ONLY_CODES[code as HttpOnlyCode];
+}
+
+/** The `type` URI of a code. */
+export function problemType(code: ProblemCode): string {
+  return PROBLEM_TYPE_BASE + code;
+}
+
+/** A failure the HTTP layer reports itself (auth, media type, size, method, validation). */
+export class HttpProblem extends Error {
+  readonly code: ProblemCode;
+  readonly problems: readonly Problem[];
+  readonly headers: Readonly<Record<string, string>>;
+
+  constructor(
+    code: ProblemCode,
+    detail: string,
+    options: { problems?: readonly Problem[]; headers?: Record<string, string> } = {},
+  ) {
+    super(detail);
+    this.name = "HttpProblem";
+    this.code = code;
+    this.problems = options.problems ??
+      [{ code: code as ErrorCode, message: detail }];
+    this.headers = options.headers ?? {};
+  }
+
+  /** The HTTP status of this problem. */
+  get status(): number {
+    return problemStatus(this.code).http;
+  }
+}
+
+/** The body of a problem response (RFC 9457 members plus `code`, `request_id`, `problems`). */
+export interface ProblemBody {
+  type: string;
+  title: string;
+  status: number;
+  detail: string;
+  instance: string;
+  code: ProblemCode;
+  request_id: string;
+  problems: readonly Problem[];
+  [extension: string]: unknown;
+}
+
+/** Build a problem body; `extra` members (e.g. the verify_proof result) are merged in. */
+export function problemBody(
+  code: ProblemCode,
+  detail: string,
+  context: { instance: string; requestId: string; problems?: readonly Problem[] },
+  extra: Record<string, unknown> = {},
+): ProblemBody {
+  const { http, title } = problemStatus(code);
+  return {
+    type: problemType(code),
+    title,
+    status: http,
+    detail,
+    instance: context.instance,
+    code,
+    request_id: context.requestId,
+    ...extra,
+    problems: context.problems ?? [{ code: code as ErrorCode, message: detail }],
+  };
+}
+
+/** A problem+json response. */
+export function problemResponse(
+  body: ProblemBody,
+  headers: Record<string, string> = {},
+): Response {
+  return new Response(JSON.stringify(body), {
+    status: body.status,
+    headers: { "content-type": PROBLEM_CONTENT_TYPE, ...headers },
+  });
+}
+
+const problemCodes = [...Object.keys(ERROR_TABLE), ...Object.keys(HTTP_ONLY_CODES)] as [
+  string,
+  ...string[],
+];
+
+/** Schema of a problem body (OpenAPI component `ProblemDetails`). */
+export const ProblemDetailsSchema = z.object({
+  type: z.string().describe(
+    "Stable URI of the problem kind: https://empiric.dev/problems/<code>",
+  ),
+  title: z.string().describe("Short summary of the problem kind (same for every occurrence)"),
+  status: z.number().int().describe("The HTTP status code"),
+  detail: z.string().describe("What went wrong in this request"),
+  instance: z.string().describe("The request path"),
+  code: z.enum(problemCodes).describe("Stable error code (docs/http.md, Errors)"),
+  request_id: z.string().describe("The request's id, also in the X-Request-Id header and the log"),
+  problems: z.array(ProblemSchema).describe(
+    "Every problem found, with JSON pointers and positions",
+  ),
+}).openapi("ProblemDetails");
