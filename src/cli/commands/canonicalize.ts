@@ -11,6 +11,7 @@ import type { AnyCommand, CliHost } from "../host.ts";
 /** The `canonicalize` command. */
 export function canonicalizeCommand(host: CliHost): AnyCommand {
   return new Command("canonicalize")
+    .summary("Write the canonical bytes (or SHA-256) of any JSON value")
     .description(
       "Write the canonical bytes of any JSON value (wire-format rules R1-R11): no trailing newline.\n" +
         "Reads PATH, or standard input when PATH is - or absent.",

@@ -68,7 +68,9 @@ function failer(setExit: ((code: number) => void) | undefined): Fail {
 
 /** The `export` command group. */
 function exportCommand(host: CliHost): AnyCommand {
-  const cmd = new Command("export").description(
+  const cmd = new Command("export").summary(
+    "Export a record as CloudEvent, in-toto, DSSE, RO-Crate or OpenLineage",
+  ).description(
     "Export a signed proof record as a CloudEvent, an in-toto Statement, a DSSE envelope, " +
       "an RO-Crate 1.2 directory, or an OpenLineage RunEvent (docs/exports.md). " +
       "PROOF is a record file, or - for standard input.",
@@ -237,6 +239,7 @@ function importCommand(host: CliHost, setExit?: (code: number) => void): AnyComm
 function verifyDsseCommand(host: CliHost, setExit?: (code: number) => void): AnyCommand {
   const fail = failer(setExit);
   return new Command("verify-dsse")
+    .summary("Check a DSSE envelope and the record inside it")
     .description(
       "Check a DSSE envelope of an in-toto Statement under the DSSE key, then the record inside: " +
         "its proof_id and subject digest, and with --key/--key-file its signature under the " +

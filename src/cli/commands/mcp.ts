@@ -35,9 +35,10 @@ function collect(v: string, prev: string[] = []): string[] {
 
 /** The `mcp` command group. */
 export function mcpCommand(host: CliHost): AnyCommand {
-  const cmd = new Command("mcp").description(
-    "Model Context Protocol tool server for agents (see docs/mcp.md)",
-  );
+  const cmd = new Command("mcp").summary("The MCP tool server for AI agents (docs/mcp.md)")
+    .description(
+      "Model Context Protocol tool server for agents (see docs/mcp.md)",
+    );
   cmd.command("serve")
     .description(
       "Serve empiric's six tools and its proofs and scenarios (as resources) to MCP\n" +

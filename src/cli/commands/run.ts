@@ -35,6 +35,7 @@ export function runCommand(
   setExit: (c: number) => void,
 ): AnyCommand {
   return new Command("run")
+    .summary("Run a scenario against a substrate and write a signed proof record")
     .description(
       "Run a scenario against a substrate and write a signed proof record.\n" +
         "SCENARIO is a built-in name, a name under ./scenarios/, or a file path.\n" +
