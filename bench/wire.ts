@@ -52,67 +52,69 @@ function syncRate(f: () => unknown, secs = seconds): number {
   return rounds[2];
 }
 
-const fmt = (x: number) => x >= 100 ? Math.round(x).toLocaleString("en-US") : x.toFixed(1);
-const rows: string[][] = [];
+if (import.meta.main) {
+  const fmt = (x: number) => x >= 100 ? Math.round(x).toLocaleString("en-US") : x.toFixed(1);
+  const rows: string[][] = [];
 
-for (const [label, pillars] of [["6 KB", 9], ["1 MB", 2100]] as const) {
-  const value = await signedBenchRecord(pillars);
-  const text = prettyJson(value);
-  const bytes = new TextEncoder().encode(text).length;
-  const plain = toPlainJson(value);
-  const plainText = JSON.stringify(plain);
+  for (const [label, pillars] of [["6 KB", 9], ["1 MB", 2100]] as const) {
+    const value = await signedBenchRecord(pillars);
+    const text = prettyJson(value);
+    const bytes = new TextEncoder().encode(text).length;
+    const plain = toPlainJson(value);
+    const plainText = JSON.stringify(plain);
 
-  const canon = syncRate(() => canonicalize(value));
-  const stringify = syncRate(() => JSON.stringify(plain));
-  rows.push([
-    label,
-    "canonicalize",
-    fmt(canon),
-    "JSON.stringify",
-    fmt(stringify),
-    (canon / stringify).toFixed(2) + "x",
-  ]);
+    const canon = syncRate(() => canonicalize(value));
+    const stringify = syncRate(() => JSON.stringify(plain));
+    rows.push([
+      label,
+      "canonicalize",
+      fmt(canon),
+      "JSON.stringify",
+      fmt(stringify),
+      (canon / stringify).toFixed(2) + "x",
+    ]);
 
-  const parse = syncRate(() => parseJson(text));
-  const jparse = syncRate(() => JSON.parse(plainText.length > 0 ? text : plainText));
-  rows.push([
-    label,
-    "typed parse",
-    fmt(parse),
-    "JSON.parse",
-    fmt(jparse),
-    (parse / jparse).toFixed(2) + "x",
-  ]);
+    const parse = syncRate(() => parseJson(text));
+    const jparse = syncRate(() => JSON.parse(plainText.length > 0 ? text : plainText));
+    rows.push([
+      label,
+      "typed parse",
+      fmt(parse),
+      "JSON.parse",
+      fmt(jparse),
+      (parse / jparse).toFixed(2) + "x",
+    ]);
 
-  const r = await verifyRecord(text, { key: BENCH_KEY });
-  if (!r.verified) throw new Error("benchmark record must verify: " + JSON.stringify(r.problems));
-  const verify = await rate(() => verifyRecord(text, { key: BENCH_KEY }));
-  const tmp = await Deno.makeTempFile({ suffix: ".json" });
-  await Deno.writeTextFile(tmp, text);
-  const py = new Deno.Command("python3", {
-    args: [
-      new URL("verify_python.py", import.meta.url).pathname,
-      tmp,
-      new TextDecoder().decode(BENCH_KEY),
-      String(seconds),
-    ],
-  }).outputSync();
-  await Deno.remove(tmp);
-  const pyRate = py.success ? JSON.parse(new TextDecoder().decode(py.stdout)).records_per_s : NaN;
-  rows.push([
-    label,
-    "verify (text→verdict)",
-    `${fmt(verify)} (${fmt((verify * bytes) / 1e6)} MB/s)`,
-    "Python stdlib verify",
-    fmt(pyRate),
-    (verify / pyRate).toFixed(2) + "x",
-  ]);
-  console.error(`${label}: record ${bytes} bytes, canonical ${canonicalize(value).length} bytes`);
+    const r = await verifyRecord(text, { key: BENCH_KEY });
+    if (!r.verified) throw new Error("benchmark record must verify: " + JSON.stringify(r.problems));
+    const verify = await rate(() => verifyRecord(text, { key: BENCH_KEY }));
+    const tmp = await Deno.makeTempFile({ suffix: ".json" });
+    await Deno.writeTextFile(tmp, text);
+    const py = new Deno.Command("python3", {
+      args: [
+        new URL("verify_python.py", import.meta.url).pathname,
+        tmp,
+        new TextDecoder().decode(BENCH_KEY),
+        String(seconds),
+      ],
+    }).outputSync();
+    await Deno.remove(tmp);
+    const pyRate = py.success ? JSON.parse(new TextDecoder().decode(py.stdout)).records_per_s : NaN;
+    rows.push([
+      label,
+      "verify (text→verdict)",
+      `${fmt(verify)} (${fmt((verify * bytes) / 1e6)} MB/s)`,
+      "Python stdlib verify",
+      fmt(pyRate),
+      (verify / pyRate).toFixed(2) + "x",
+    ]);
+    console.error(`${label}: record ${bytes} bytes, canonical ${canonicalize(value).length} bytes`);
+  }
+
+  const header = ["record", "operation", "ops/s", "baseline", "baseline ops/s", "ratio"];
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
+  const line = (r: string[]) => "| " + r.map((c, i) => c.padEnd(widths[i])).join(" | ") + " |";
+  console.log(line(header));
+  console.log("|" + widths.map((w) => "-".repeat(w + 2)).join("|") + "|");
+  for (const r of rows) console.log(line(r));
 }
-
-const header = ["record", "operation", "ops/s", "baseline", "baseline ops/s", "ratio"];
-const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
-const line = (r: string[]) => "| " + r.map((c, i) => c.padEnd(widths[i])).join(" | ") + " |";
-console.log(line(header));
-console.log("|" + widths.map((w) => "-".repeat(w + 2)).join("|") + "|");
-for (const r of rows) console.log(line(r));
