@@ -8,7 +8,7 @@
 import { RecordError, UsageError } from "../errors/errors.ts";
 import { parseJson } from "../json/parse.ts";
 import { prettyJson } from "../json/pretty.ts";
-import { type JsonObject, type JsonValue, PyInt } from "../json/value.ts";
+import { type JsonObject, type JsonValue, mapJson, PyInt } from "../json/value.ts";
 import { sha256Hex } from "../crypto/hash.ts";
 import { canonicalBodies } from "../record/sign.ts";
 import type { ProofRecord } from "../record/types.ts";
@@ -97,32 +97,7 @@ export async function loadProof(input: ProofInput): Promise<LoadedProof> {
  * ```
  */
 export function withPyInts<T extends JsonValue>(value: T): T {
-  return convert(value) as T;
-}
-
-function convert(v: JsonValue): JsonValue {
-  if (typeof v === "bigint") return new PyInt(v);
-  if (v === null || typeof v !== "object" || v instanceof PyInt) return v;
-  if (Array.isArray(v)) return v.map(convert);
-  const out: JsonObject = {};
-  for (const k of Object.keys(v)) {
-    const x = convert(v[k]);
-    if (k === "__proto__") {
-      Object.defineProperty(out, k, {
-        value: x,
-        enumerable: true,
-        writable: true,
-        configurable: true,
-      });
-    } else out[k] = x;
-  }
-  return out;
-}
-
-/** The record body: sections 1 to 8 (the record without `signature`). */
-export function recordBody(record: ProofRecord): JsonObject {
-  const { signature: _s, ...body } = record as unknown as JsonObject;
-  return body;
+  return mapJson(value, (v) => (typeof v === "bigint" ? new PyInt(v) : v)) as T;
 }
 
 /** The scenario and substrate named in `reproduction.command`. */

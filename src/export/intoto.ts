@@ -19,14 +19,8 @@ import { isJsonObject, type JsonObject, type JsonValue } from "../json/value.ts"
 import { hmacSha256Hex, hmacSha256Verify, toHex } from "../crypto/hash.ts";
 import { assertSigningKey } from "../crypto/keys.ts";
 import { verifyRecord, type VerifyResult } from "../record/verify.ts";
-import {
-  base64Decode,
-  base64Encode,
-  loadProof,
-  type ProofInput,
-  recordBody,
-  withPyInts,
-} from "./common.ts";
+import { recordBody } from "../record/sign.ts";
+import { base64Decode, base64Encode, loadProof, type ProofInput, withPyInts } from "./common.ts";
 
 /** `_type` of an in-toto Statement v1. */
 export const IN_TOTO_STATEMENT_V1_TYPE = "https://in-toto.io/Statement/v1";

@@ -3,7 +3,7 @@
  *
  * @module
  */
-import { type JsonValue, PyInt } from "./value.ts";
+import { type JsonValue, mapJson, PyInt } from "./value.ts";
 
 /** A plain JSON value as `JSON.stringify` writes it. */
 export type PlainJson = null | boolean | number | string | PlainJson[] | { [k: string]: PlainJson };
@@ -20,25 +20,11 @@ export type PlainJson = null | boolean | number | string | PlainJson[] | { [k: s
  */
 export function toPlainJson(v: JsonValue | undefined): PlainJson {
   if (v === undefined) return null;
-  if (typeof v === "bigint") {
-    return v >= BigInt(Number.MIN_SAFE_INTEGER) && v <= BigInt(Number.MAX_SAFE_INTEGER)
-      ? Number(v)
-      : v.toString();
-  }
-  if (v instanceof PyInt) return toPlainJson(v.value);
-  if (v === null || typeof v !== "object") return v;
-  if (Array.isArray(v)) return v.map(toPlainJson);
-  const out: { [k: string]: PlainJson } = {};
-  for (const k of Object.keys(v)) {
-    const x = toPlainJson(v[k]);
-    if (k === "__proto__") {
-      Object.defineProperty(out, k, {
-        value: x,
-        enumerable: true,
-        writable: true,
-        configurable: true,
-      });
-    } else out[k] = x;
-  }
-  return out;
+  return mapJson(v, (x) => {
+    const n = x instanceof PyInt ? x.value : x;
+    if (typeof n !== "bigint") return n;
+    return n >= BigInt(Number.MIN_SAFE_INTEGER) && n <= BigInt(Number.MAX_SAFE_INTEGER)
+      ? Number(n)
+      : n.toString();
+  }) as PlainJson;
 }

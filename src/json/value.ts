@@ -134,3 +134,30 @@ export function setMember(obj: JsonObject, key: string, value: JsonValue): void 
     obj[key] = value;
   }
 }
+
+/**
+ * Deep-copy a typed value, replacing every leaf (non-container value) with `leaf(value)`.
+ * Objects keep their member order; a `__proto__` key stays an own member.
+ *
+ * @example
+ * ```ts
+ * import { mapJson } from "./value.ts";
+ * const doubled = mapJson({ a: [1.5, 2n] }, (x) => typeof x === "number" ? x * 2 : x);
+ * console.assert(JSON.stringify(doubled, (_k, v) => typeof v === "bigint" ? String(v) : v) === '{"a":[3,"2"]}');
+ * ```
+ */
+export function mapJson<T>(
+  value: JsonValue,
+  leaf: (v: Exclude<JsonValue, JsonArray | JsonObject>) => T,
+): unknown {
+  const walk = (v: JsonValue): unknown => {
+    if (Array.isArray(v)) return v.map(walk);
+    if (isJsonObject(v)) {
+      const out: Record<string, unknown> = {};
+      for (const k of Object.keys(v)) setMember(out as JsonObject, k, walk(v[k]) as JsonValue);
+      return out;
+    }
+    return leaf(v as Exclude<JsonValue, JsonArray | JsonObject>);
+  };
+  return walk(value);
+}

@@ -4,7 +4,7 @@
  * @module
  */
 import { canonicalize, compareCodePoints, quoteString } from "../json/canonical.ts";
-import { isJsonObject, type JsonObject, type JsonValue } from "../json/value.ts";
+import { isJsonObject, type JsonObject } from "../json/value.ts";
 import { hmacSha256Hex, sha256Hex } from "../crypto/hash.ts";
 import { assertSigningKey } from "../crypto/keys.ts";
 import { RecordError } from "../errors/errors.ts";
@@ -98,8 +98,16 @@ export async function signRecord(
   return { ...draft, signature: { signature } } as unknown as ProofRecord;
 }
 
-/** Typed record value → the plain-JSON shape handed to APIs (ints become numbers). */
-export function recordBody(record: JsonObject): JsonValue {
-  const { signature: _, ...body } = record;
+/**
+ * The signed body: sections 1 to 8 (the record without `signature`).
+ *
+ * @example
+ * ```ts
+ * import { recordBody } from "./sign.ts";
+ * console.assert(!("signature" in recordBody({ identity: {}, signature: { signature: "x" } })));
+ * ```
+ */
+export function recordBody(record: ProofRecord | JsonObject): JsonObject {
+  const { signature: _, ...body } = record as JsonObject;
   return body;
 }
