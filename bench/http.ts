@@ -40,6 +40,7 @@ if (!wrkOk) {
   Deno.exit(1);
 }
 
+const loadBefore = Deno.loadavg();
 const tmp = await Deno.makeTempDir({ prefix: "empiric-bench-http-" });
 const recordText = prettyJson(await signedBenchRecord(9));
 const requestBody = JSON.stringify({ proof_json: recordText });
@@ -254,9 +255,9 @@ for (const workers of [1, 2]) {
 
 const f = (x: number, d = 0) => x.toFixed(d);
 console.log(
-  `\nrecord ${recordText.length} bytes (request body ${requestBody.length}); wrk -t${THREADS} -c${CONNECTIONS} -d${SECONDS}s; ${navigator.hardwareConcurrency} CPUs; load average before: ${
-    Deno.loadavg().map((x) => x.toFixed(2)).join(" ")
-  }\n`,
+  `\nrecord ${recordText.length} bytes (request body ${requestBody.length}); wrk -t${THREADS} -c${CONNECTIONS} -d${SECONDS}s; ${navigator.hardwareConcurrency} CPUs; load average (1, 5, 15 min) before: ${
+    loadBefore.map((x) => x.toFixed(2)).join(" ")
+  }, after: ${Deno.loadavg().map((x) => x.toFixed(2)).join(" ")}\n`,
 );
 console.log(`| measure | req/s | req per CPU-s | p50 ms | p99 ms | errors | requests |`);
 console.log(`|---|---:|---:|---:|---:|---:|---:|`);

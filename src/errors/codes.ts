@@ -30,6 +30,12 @@ export type ErrorCode =
   | "scenario_invalid"
   | "dataset_invalid"
   | "substrate_unavailable"
+  // access and protocol (network surfaces)
+  | "unauthorized"
+  | "forbidden"
+  | "method_not_allowed"
+  | "payload_too_large"
+  | "unsupported_media_type"
   // input/output and usage
   | "usage_error"
   | "not_found"
@@ -57,6 +63,7 @@ export const EXIT = {
   dataErr: 65,
   noInput: 66,
   unavailable: 69,
+  noPerm: 77,
   cantCreate: 73,
   io: 74,
 } as const;
@@ -80,6 +87,11 @@ export const ERROR_TABLE: Readonly<Record<ErrorCode, ErrorReporting>> = {
   scenario_invalid: { exit: EXIT.dataErr, http: 422, title: "Invalid scenario" },
   dataset_invalid: { exit: EXIT.dataErr, http: 422, title: "Invalid dataset" },
   substrate_unavailable: { exit: EXIT.unavailable, http: 502, title: "Substrate unavailable" },
+  unauthorized: { exit: EXIT.noPerm, http: 401, title: "Authentication required" },
+  forbidden: { exit: EXIT.noPerm, http: 403, title: "Forbidden" },
+  method_not_allowed: { exit: EXIT.usage, http: 405, title: "Method not allowed" },
+  payload_too_large: { exit: EXIT.dataErr, http: 413, title: "Request body too large" },
+  unsupported_media_type: { exit: EXIT.usage, http: 415, title: "Unsupported media type" },
   usage_error: { exit: EXIT.usage, http: 400, title: "Bad request" },
   not_found: { exit: EXIT.noInput, http: 404, title: "Not found" },
   already_exists: { exit: EXIT.cantCreate, http: 409, title: "Already exists" },

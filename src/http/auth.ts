@@ -5,6 +5,9 @@
  *
  * @module
  */
+import { checkToken, isLoopbackHost, MIN_TOKEN_BYTES, tokenMatches } from "../net/access.ts";
+
+export { isLoopbackHost, MIN_TOKEN_BYTES, tokenMatches };
 import { UsageError } from "../errors/errors.ts";
 import { HttpProblem } from "./problem.ts";
 
@@ -29,61 +32,13 @@ export interface AuthConfig {
   readOnly?: boolean;
 }
 
-/** Minimum token length, in bytes. */
-export const MIN_TOKEN_BYTES = 16;
-
 const encoder = new TextEncoder();
-
-/**
- * True for addresses that only this machine can reach: `localhost`, 127.0.0.0/8, `::1`.
- *
- * @example
- * ```ts
- * import { isLoopbackHost } from "./auth.ts";
- * console.assert(isLoopbackHost("127.0.0.1") && isLoopbackHost("[::1]") && !isLoopbackHost("0.0.0.0"));
- * ```
- */
-export function isLoopbackHost(host: string): boolean {
-  const h = host.toLowerCase().replace(/^\[(.*)\]$/, "$1");
-  if (h === "localhost" || h.endsWith(".localhost")) return true;
-  if (h === "::1" || h === "0:0:0:0:0:0:0:1") return true;
-  const m = /^127\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})$/.exec(h);
-  return m !== null && m.slice(1).every((x) => Number(x) <= 255);
-}
-
-/**
- * Compare a presented token with the expected one in time that depends only on the expected
- * token's length (never returns early on the first differing byte).
- *
- * @example
- * ```ts
- * import { tokenMatches } from "./auth.ts";
- * const expected = new TextEncoder().encode("s3cret-token-0123456789");
- * console.assert(tokenMatches(expected, "s3cret-token-0123456789"));
- * console.assert(!tokenMatches(expected, "s3cret-token-0123456780"));
- * ```
- */
-export function tokenMatches(expected: Uint8Array, presented: string): boolean {
-  const got = encoder.encode(presented);
-  let diff = got.length ^ expected.length;
-  for (let i = 0; i < expected.length; i++) diff |= expected[i] ^ (got[i] ?? 0);
-  return diff === 0;
-}
 
 /** Check a server's auth settings; throws `usage_error` for a configuration that is unsafe. */
 export function validateAuthConfig(config: AuthConfig): void {
   const loopback = isLoopbackHost(config.listenHost);
   if (config.token !== undefined) {
-    if (encoder.encode(config.token).length < MIN_TOKEN_BYTES) {
-      throw new UsageError(
-        `the HTTP token must be at least ${MIN_TOKEN_BYTES} bytes (use a random string, e.g. openssl rand -hex 32)`,
-      );
-    }
-    if (!/^[!-~]+$/.test(config.token)) {
-      throw new UsageError(
-        "the HTTP token must be printable ASCII without spaces (it is sent in an HTTP header)",
-      );
-    }
+    checkToken(config.token, "HTTP");
   } else if (!loopback) {
     throw new UsageError(
       `refusing to listen on ${config.listenHost} without a token: anyone who can reach it could run scenarios. Give --token or EMPIRIC_HTTP_TOKEN, or listen on 127.0.0.1`,

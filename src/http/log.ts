@@ -1,7 +1,7 @@
 /**
  * Structured logs of the HTTP server: one JSON object per line on standard error. Lines are
- * collected and written in batches (at most one write per event-loop turn, each write at most
- * 4 KiB and ending at a line boundary, so lines from several workers never interleave).
+ * collected and written in batches (every 50 ms or 256 lines, each write at most 4 KiB and
+ * ending at a line boundary, so lines from several workers never interleave).
  *
  * @module
  */
@@ -34,8 +34,17 @@ export function isoNow(): string {
 
 const encoder = new TextEncoder();
 
-/** Largest single write, so that concurrent writers to one pipe never interleave lines. */
-const MAX_WRITE = 4096;
+/**
+ * Largest single write in UTF-16 units: at most 4096 bytes (PIPE_BUF) once encoded, so that
+ * writes of several processes to one pipe never interleave within a line.
+ */
+const MAX_WRITE = Math.floor(4096 / 3);
+
+/** Batched lines are written at least this often. */
+const FLUSH_INTERVAL_MS = 50;
+
+/** More lines than this pending are written at once. */
+const MAX_PENDING = 256;
 
 /**
  * A logger writing JSON lines through `write` (synchronous, e.g. `Deno.stderr.writeSync`).
@@ -56,10 +65,9 @@ export function jsonLineLogger(
   const batch = options.batch ?? true;
   const fields = options.fields ?? {};
   let pending: string[] = [];
-  let scheduled = false;
+  let timer: ReturnType<typeof setInterval> | undefined;
 
   const flush = () => {
-    scheduled = false;
     if (pending.length === 0) return;
     const lines = pending;
     pending = [];
@@ -76,10 +84,12 @@ export function jsonLineLogger(
 
   const push = (line: string) => {
     pending.push(line);
-    if (!batch) flush();
-    else if (!scheduled) {
-      scheduled = true;
-      setTimeout(flush, 0);
+    if (!batch || pending.length >= MAX_PENDING) flush();
+    else if (timer === undefined) {
+      // One write per interval at most, not one per request; the timer does not keep the
+      // process alive, and servers flush on shutdown.
+      timer = setInterval(flush, FLUSH_INTERVAL_MS);
+      Deno.unrefTimer(timer);
     }
   };
 

@@ -1,8 +1,8 @@
 /**
  * RFC 9457 problem details (`application/problem+json`) for every error response of the HTTP
- * API. Statuses and titles of empiric's error codes come from the one table, `ERROR_TABLE`
- * (src/errors/codes.ts); the few conditions that exist only in HTTP (authentication, method,
- * media type, body size) have their own small table here with the same shape.
+ * API. Statuses and titles come from the one table of error codes, `ERROR_TABLE`
+ * (src/errors/codes.ts), which also covers the conditions met mostly over the network
+ * (authentication, method, media type, body size).
  *
  * @module
  */
@@ -17,7 +17,7 @@ export const PROBLEM_TYPE_BASE = "https://empiric.dev/problems/";
 /** Media type of problem bodies. */
 export const PROBLEM_CONTENT_TYPE = "application/problem+json";
 
-/** Conditions that only the HTTP surface has (no CLI exit code, no MCP equivalent). */
+/** Codes met mostly on network surfaces (still in `ERROR_TABLE`). */
 export type HttpOnlyCode =
   | "unauthorized"
   | "forbidden"
@@ -25,22 +25,12 @@ export type HttpOnlyCode =
   | "payload_too_large"
   | "unsupported_media_type";
 
-/** Status and title of each HTTP-only code. */
-export const HTTP_ONLY_CODES: Readonly<Record<HttpOnlyCode, { http: number; title: string }>> = {
-  unauthorized: { http: 401, title: "Authentication required" },
-  forbidden: { http: 403, title: "Forbidden" },
-  method_not_allowed: { http: 405, title: "Method not allowed" },
-  payload_too_large: { http: 413, title: "Request body too large" },
-  unsupported_media_type: { http: 415, title: "Unsupported media type" },
-};
-
 /** Any code a problem response can carry. */
-export type ProblemCode = ErrorCode | HttpOnlyCode;
+export type ProblemCode = ErrorCode;
 
-/** Status and title of a code, from `ERROR_TABLE` or the HTTP-only table. */
+/** Status and title of a code, from `ERROR_TABLE`. */
 export function problemStatus(code: ProblemCode): { http: number; title: string } {
-  return (ERROR_TABLE as Record<string, { http: number; title: string }>)[code] ??
-    HTTP_ONLY_CODES[code as HttpOnlyCode];
+  return ERROR_TABLE[code];
 }
 
 /** The `type` URI of a code. */
@@ -118,7 +108,7 @@ export function problemResponse(
   });
 }
 
-const problemCodes = [...Object.keys(ERROR_TABLE), ...Object.keys(HTTP_ONLY_CODES)] as [
+const problemCodes = Object.keys(ERROR_TABLE) as [
   string,
   ...string[],
 ];

@@ -214,11 +214,12 @@ async function runInstance(
   log.flush();
   io.stderr(`listening on ${url}\n`);
   const reason = await stopRequested;
+  const stopping = instance.shutdown();
   log.log({ msg: "shutting down", reason });
   log.flush();
   let timer: ReturnType<typeof setTimeout> | undefined;
   const clean = await Promise.race([
-    instance.shutdown().then(() => true),
+    stopping.then(() => true),
     new Promise<boolean>((r) => timer = setTimeout(() => r(false), graceMs)),
   ]);
   clearTimeout(timer);

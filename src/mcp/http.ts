@@ -12,6 +12,7 @@
  *
  * @module
  */
+import { tokenMatches } from "../net/access.ts";
 import {
   type AuthInfo,
   createMcpHandler,
@@ -78,18 +79,6 @@ export function originAllowEntry(value: string): string {
   return v.toLowerCase();
 }
 
-async function digest(text: string): Promise<Uint8Array> {
-  return new Uint8Array(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(text)));
-}
-
-/** Compare two secrets in time independent of where they differ. */
-export async function sameSecret(a: string, b: string): Promise<boolean> {
-  const [x, y] = await Promise.all([digest(a), digest(b)]);
-  let d = 0;
-  for (let i = 0; i < x.length; i++) d |= x[i] ^ y[i];
-  return d === 0;
-}
-
 function notFound(path: string, transport: HttpTransportKind): Response {
   const where = transport === "sse"
     ? `${SSE_PATH} (GET) and ${SSE_MESSAGES_PATH} (POST)`
@@ -111,7 +100,7 @@ export function createMcpHttpHandler(options: McpHttpOptions): McpHttpHandler {
   const auth = token === undefined ? undefined : requireBearerAuth({
     verifier: {
       verifyAccessToken: async (presented) => {
-        if (!(await sameSecret(presented, token))) {
+        if (!tokenMatches(token, presented)) {
           throw new OAuthError(OAuthErrorCode.InvalidToken, "invalid bearer token");
         }
         return {

@@ -4,6 +4,9 @@
  *
  * @module
  */
+import { checkToken as checkAccessToken, isLoopbackHost, MIN_TOKEN_BYTES } from "../net/access.ts";
+
+export { isLoopbackHost, MIN_TOKEN_BYTES };
 import type {
   JSONRPCMessage,
   McpServerFactory,
@@ -15,38 +18,9 @@ import { serveStdio, StdioServerTransport } from "@modelcontextprotocol/server/s
 import { UsageError } from "../errors/errors.ts";
 import { createMcpHttpHandler, type HttpTransportKind, MCP_PATH, SSE_PATH } from "./http.ts";
 
-/**
- * Whether a host name or address is loopback-only: `localhost`, `127.0.0.0/8`, `::1`.
- *
- * @example
- * ```ts
- * import { isLoopbackHost } from "./serve.ts";
- * console.assert(isLoopbackHost("127.0.0.1") && isLoopbackHost("[::1]"));
- * console.assert(!isLoopbackHost("0.0.0.0") && !isLoopbackHost("192.168.1.4"));
- * ```
- */
-export function isLoopbackHost(host: string): boolean {
-  const h = host.replace(/^\[|\]$/g, "").toLowerCase();
-  if (h === "localhost" || h === "::1" || h === "0:0:0:0:0:0:0:1") return true;
-  const m = /^127\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})$/.exec(h);
-  return m !== null && m.slice(1).every((o) => Number(o) <= 255);
-}
-
-/** Shortest bearer token accepted, in bytes (as for `empiric http serve`). */
-export const MIN_TOKEN_BYTES = 16;
-
 /** Refuse tokens that are short or cannot travel in an HTTP header as they are. */
 export function checkToken(token: string): void {
-  if (new TextEncoder().encode(token).length < MIN_TOKEN_BYTES) {
-    throw new UsageError(
-      `the MCP bearer token must be at least ${MIN_TOKEN_BYTES} bytes (use a random string, e.g. openssl rand -hex 32)`,
-    );
-  }
-  if (!/^[!-~]+$/.test(token)) {
-    throw new UsageError(
-      "the MCP bearer token must be printable ASCII without spaces (it is sent in an HTTP header)",
-    );
-  }
+  checkAccessToken(token, "MCP bearer");
 }
 
 /** A transport that tells when it has closed, around the SDK's stdio transport. */

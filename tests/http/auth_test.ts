@@ -6,6 +6,7 @@ import { isLoopbackHost, tokenMatches, validateAuthConfig } from "../../src/http
 import { jsonLineLogger } from "../../src/http/log.ts";
 import { denoOpsEnvironment } from "../../src/ops/deno_env.ts";
 import { EmpiricError } from "../../src/errors/errors.ts";
+import { DEFAULT_DEMO_KEY } from "../../src/crypto/keys.ts";
 import { ProofStore } from "../../src/store/store.ts";
 import { runEntry, testApp } from "./support.ts";
 
@@ -215,6 +216,8 @@ Deno.test("CLI: refuses to listen on 0.0.0.0 without a token (exit 64), names th
   assert.match(r.stderr, /usage_error: refusing to listen on 0\.0\.0\.0 without a token/);
   assert.match(r.stderr, /--token or EMPIRIC_HTTP_TOKEN/);
   assert.doesNotMatch(r.stderr, /listening on/);
+  assert.match(r.stderr, /warning: no key given .* public demo key/, "no key: demo key, warned");
+  assert.ok(!r.stderr.includes(DEFAULT_DEMO_KEY), "the demo key's text is not printed either");
   const short = await runEntry(["http", "serve", "--port", "0", "--token", "short"], { cwd: dir });
   assert.equal(short.code, 64);
   assert.match(short.stderr, /at least 16 bytes/);

@@ -185,7 +185,9 @@ Deno.test({
         const r = await freshFetch(`${server.url}/health`);
         assert.equal(r.status, 200);
       }
-      await server.waitFor(/"worker":2/);
+      // Log lines are written in batches: wait until both workers' lines are out.
+      await server.waitFor(/"msg":"request".*"worker":1\}/);
+      await server.waitFor(/"msg":"request".*"worker":2\}/);
       const workers = new Set(
         server.logs().filter((l) => l.msg === "request").map((l) => l.worker),
       );
@@ -235,17 +237,24 @@ Deno.test({
         scenario: "arithmetic-accuracy",
         substrate: `http://127.0.0.1:${substrate.addr.port}/`,
       });
+      let settled = false;
+      inFlight.finally(() => settled = true);
       await arrived;
       server.process.kill("SIGTERM");
       await server.waitFor(/"msg":"shutting down"/);
-      const refused = await freshFetch(`${server.url}/health`).then(() => false, () => true);
+      let refused = false;
+      for (let i = 0; i < 100 && !refused; i++) {
+        refused = await freshFetch(`${server.url}/health`).then(() => false, () => true);
+        if (!refused) await new Promise((r) => setTimeout(r, 20));
+      }
       assert.ok(refused, "new connections are refused while shutting down");
+      assert.equal(settled, false, "…while the run is still in flight");
       release();
       const res = await inFlight;
       assert.equal(res.status, 201, await res.clone().text());
       const body = await res.json();
       assert.equal(body.measured, 120, "the whole run was measured");
-      const status = await server.stop();
+      const status = await server.exit();
       assert.equal(status.code, 0, server.stderr());
       const order = server.logs().map((l) => l.msg === "request" ? `${l.path} ${l.status}` : l.msg);
       const i = order.indexOf("shutting down");

@@ -102,6 +102,8 @@ export interface RealServer {
   logs(): Record<string, unknown>[];
   /** Send a signal and wait for the exit status. */
   stop(signal?: Deno.Signal): Promise<Deno.CommandStatus>;
+  /** Wait for the process to exit by itself. */
+  exit(): Promise<Deno.CommandStatus>;
   /** Wait until stderr matches (polling), or fail after `ms`. */
   waitFor(re: RegExp, ms?: number): Promise<void>;
 }
@@ -166,6 +168,12 @@ export async function startServer(
         JSON.parse(l) as Record<string, unknown>
       ),
     waitFor,
+    async exit() {
+      const s = await status;
+      await pump;
+      await drainOut;
+      return s;
+    },
     async stop(signal: Deno.Signal = "SIGTERM") {
       if (!exited) {
         try {

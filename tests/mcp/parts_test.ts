@@ -2,7 +2,8 @@
 // detection, constant-time token comparison.
 import assert from "node:assert/strict";
 import { progressNotifier } from "../../src/mcp/tools.ts";
-import { originAllowEntry, sameSecret } from "../../src/mcp/http.ts";
+import { originAllowEntry } from "../../src/mcp/http.ts";
+import { tokenMatches } from "../../src/net/access.ts";
 import { isLoopbackHost, serveMcpHttp } from "../../src/mcp/serve.ts";
 import type { RunProgress } from "../../src/run/execute.ts";
 
@@ -65,11 +66,11 @@ Deno.test("isLoopbackHost", () => {
   }
 });
 
-Deno.test("sameSecret compares whole values", async () => {
-  assert.equal(await sameSecret("abc", "abc"), true);
-  assert.equal(await sameSecret("abc", "abd"), false);
-  assert.equal(await sameSecret("abc", "abcd"), false);
-  assert.equal(await sameSecret("", "a"), false);
+Deno.test("tokenMatches compares whole values", () => {
+  assert.equal(tokenMatches("abc", "abc"), true);
+  assert.equal(tokenMatches("abc", "abd"), false);
+  assert.equal(tokenMatches("abc", "abcd"), false);
+  assert.equal(tokenMatches("", "a"), false);
 });
 
 Deno.test("serveMcpHttp refuses short or unprintable tokens, and no token beyond loopback", () => {
