@@ -12,7 +12,7 @@ import type { Context } from "hono";
 import { EmpiricError } from "../errors/errors.ts";
 import { verifyProofImpl } from "../ops/verify_proof.ts";
 import { canonicalizeValue } from "../ops/canonicalize_value.ts";
-import { getScenarioClaim, listScenarios } from "../ops/scenarios.ts";
+import { type Exposure, getScenarioClaim, listScenarios } from "../ops/scenarios.ts";
 import { readProofIndex } from "../ops/proof_index.ts";
 import { runScenarioOp, runScenarioView } from "../ops/run_scenario.ts";
 import type { OpsEnvironment } from "../ops/environment.ts";
@@ -121,6 +121,8 @@ export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
     throw new EmpiricError("usage_error", "--max-body-bytes must be a positive whole number");
   }
   const scenarioDir = deps.scenarioDir ?? "scenarios";
+  // Clients of the HTTP API name scenarios only by name, and no command lines unless allowed.
+  const exposure: Exposure = { namesOnly: true, allowClientCmd: deps.allowCmdSubstrates ?? false };
   const startedAt = deps.env.monotonic();
   const logFields = deps.logFields ?? {};
   const logExtra = Object.entries(logFields).map(([k, v]) =>
@@ -268,25 +270,6 @@ export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
       headers: { "content-type": "application/json", ...headers },
     });
 
-  async function scenarioExists(name: string): Promise<boolean> {
-    if (builtinScenarioNames().includes(name)) return true;
-    for (const ext of ["yaml", "yml", "json"]) {
-      if (await deps.env.exists(`${scenarioDir}/${name}.${ext}`)) return true;
-    }
-    return false;
-  }
-
-  async function requireScenario(name: string): Promise<void> {
-    if (!(await scenarioExists(name))) {
-      throw new EmpiricError(
-        "not_found",
-        `no scenario named ${JSON.stringify(name)} (built-ins: ${
-          builtinScenarioNames().join(", ")
-        }; see GET /scenarios)`,
-      );
-    }
-  }
-
   operation(ROUTES.verify, async (c, { body }) => {
     const result = await verifyProofImpl(body.proof_json, { key: deps.key });
     if (result.checks.parse === "fail" || result.checks.schema === "fail") {
@@ -306,8 +289,7 @@ export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
   operation(ROUTES.listScenarios, async () => json(await listScenarios(deps.env, scenarioDir)));
 
   operation(ROUTES.getScenario, async (_c, { params }) => {
-    await requireScenario(params.name);
-    return json(await getScenarioClaim(deps.env, params.name, scenarioDir));
+    return json(await getScenarioClaim(deps.env, params.name, scenarioDir, exposure));
   });
 
   operation(ROUTES.canonicalize, async (_c, { body }) => {
@@ -326,13 +308,6 @@ export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
   });
 
   operation(ROUTES.run, async (_c, { body }) => {
-    if (body.substrate?.startsWith("cmd:") && !deps.allowCmdSubstrates) {
-      throw new HttpProblem(
-        "forbidden",
-        "this server does not run command lines named by clients (cmd: substrates); start it with --allow-cmd-substrates, or use a scenario whose default_substrate is set",
-      );
-    }
-    await requireScenario(body.scenario);
     const result = await runScenarioOp({
       scenario: body.scenario,
       substrate: body.substrate,
@@ -344,6 +319,7 @@ export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
       key: deps.key,
       store: deps.store,
       scenarioDir,
+      exposure,
       // No abort signal: a run whose client went away still completes and is stored (its
       // record is in GET /proofs); a server shutdown also lets it finish.
     });

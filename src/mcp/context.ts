@@ -8,6 +8,7 @@
  */
 import type { ResolvedKey } from "../crypto/keys.ts";
 import { IoError } from "../errors/errors.ts";
+import type { Exposure } from "../ops/scenarios.ts";
 import type { OpsEnvironment } from "../ops/environment.ts";
 import { ProofStore } from "../store/store.ts";
 
@@ -23,6 +24,8 @@ export interface McpContext {
   readonly scenarioDir: string;
   /** Whether `run_scenario` may start `cmd:` substrates (processes on this machine). */
   readonly allowCmdSubstrates: boolean;
+  /** What clients may name: over the network, scenario names only and no `cmd:` substrates. */
+  readonly exposure: Exposure;
   /** The proof store, opened (and created) on first use. */
   store(): Promise<ProofStore>;
   /** Write one diagnostic line (to stderr: never to the stdio protocol stream). */
@@ -55,6 +58,9 @@ export function createMcpContext(options: McpContextOptions): McpContext {
     storeDir: options.storeDir,
     scenarioDir: options.scenarioDir,
     allowCmdSubstrates: options.allowCmdSubstrates ?? true,
+    exposure: (options.allowCmdSubstrates ?? true)
+      ? {}
+      : { namesOnly: true, allowClientCmd: false },
     log: options.log,
     store() {
       opening ??= ProofStore.open(options.storeDir).then((s) => {

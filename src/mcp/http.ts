@@ -99,17 +99,19 @@ export function createMcpHttpHandler(options: McpHttpOptions): McpHttpHandler {
   const token = options.token;
   const auth = token === undefined ? undefined : requireBearerAuth({
     verifier: {
-      verifyAccessToken: async (presented) => {
+      verifyAccessToken: (presented) => {
         if (!tokenMatches(token, presented)) {
-          throw new OAuthError(OAuthErrorCode.InvalidToken, "invalid bearer token");
+          return Promise.reject(
+            new OAuthError(OAuthErrorCode.InvalidToken, "invalid bearer token"),
+          );
         }
-        return {
+        return Promise.resolve({
           token: presented,
           clientId: "empiric-mcp",
           scopes: [],
           // a static token does not expire; the SDK's check wants a time
           expiresAt: Math.floor(Date.now() / 1000) + 3600,
-        };
+        });
       },
     },
   });

@@ -23,7 +23,7 @@ import {
   VerifyProofInput,
   VerifyProofOutput,
 } from "../api/schemas.ts";
-import { asEmpiricError, UsageError } from "../errors/errors.ts";
+import { asEmpiricError } from "../errors/errors.ts";
 import { canonicalizeValue } from "../ops/canonicalize_value.ts";
 import { readProofIndex } from "../ops/proof_index.ts";
 import { runScenarioOp, runScenarioView } from "../ops/run_scenario.ts";
@@ -153,7 +153,7 @@ export function registerTools(server: McpServer, ctx: McpContext): void {
   }, ({ name }) =>
     guarded(
       ctx,
-      async () => toolResult(await getScenarioClaim(ctx.env, name, ctx.scenarioDir)),
+      async () => toolResult(await getScenarioClaim(ctx.env, name, ctx.scenarioDir, ctx.exposure)),
     ));
 
   server.registerTool("verify_proof", {
@@ -230,16 +230,6 @@ export function registerTools(server: McpServer, ctx: McpContext): void {
     },
   }, (args, extra: ServerContext) =>
     guarded(ctx, async () => {
-      if (!ctx.allowCmdSubstrates) {
-        const spec = args.substrate ??
-          (await getScenarioClaim(ctx.env, args.scenario, ctx.scenarioDir)).default_substrate;
-        if (spec?.startsWith("cmd:")) {
-          throw new UsageError(
-            "cmd: substrates start processes on the server's machine and are disabled on this " +
-              "server (start it with --allow-cmd-substrates to allow them)",
-          );
-        }
-      }
       const token = extra.mcpReq._meta?.progressToken;
       const onProgress = progressNotifier(token, (params) => {
         extra.mcpReq.notify({ method: "notifications/progress", params }).catch(() => undefined);
@@ -260,6 +250,7 @@ export function registerTools(server: McpServer, ctx: McpContext): void {
           scenarioDir: ctx.scenarioDir,
           onProgress,
           signal: extra.mcpReq.signal,
+          exposure: ctx.exposure,
         },
       );
       return toolResult(runScenarioView(r));

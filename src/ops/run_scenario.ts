@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { UsageError } from "../errors/errors.ts";
+import { EmpiricError, UsageError } from "../errors/errors.ts";
 import { assertSigningKey } from "../crypto/keys.ts";
 import { type RunOutput, runScenario } from "../run/run.ts";
 import type { RunProgress } from "../run/execute.ts";
@@ -13,7 +13,7 @@ import { openSubstrate } from "../substrate/open.ts";
 import { splitCommandLine } from "../substrate/cmd.ts";
 import type { ProofStore } from "../store/store.ts";
 import type { OpsEnvironment } from "./environment.ts";
-import { scenarioLookup } from "./scenarios.ts";
+import { type Exposure, requireScenarioName, scenarioLookup } from "./scenarios.ts";
 import { analysisPlanText, thresholdOf } from "../run/analyze.ts";
 import { resolveRelative } from "../scenario/load.ts";
 import type { Threshold } from "../record/types.ts";
@@ -40,6 +40,8 @@ export interface RunScenarioDeps {
   scenarioDir?: string;
   onProgress?: (p: RunProgress) => void;
   signal?: AbortSignal;
+  /** What clients of a network surface may name (default: everything). */
+  exposure?: Exposure;
   /**
    * Called once the scenario is resolved and before the substrate is opened or anything is
    * measured (OpenLineage START). A failure after this call means the run crashed.
@@ -123,6 +125,14 @@ async function runScenarioTraced(
   span: RunSpanControl,
 ): Promise<RunScenarioResult> {
   assertSigningKey(deps.key);
+  const exposure = deps.exposure ?? {};
+  if (exposure.allowClientCmd === false && req.substrate?.startsWith("cmd:")) {
+    throw new EmpiricError(
+      "forbidden",
+      "this server does not run command lines named by clients (cmd: substrates); start it with --allow-cmd-substrates, or use a scenario whose default_substrate is set",
+    );
+  }
+  if (exposure.namesOnly) await requireScenarioName(deps.env, req.scenario, deps.scenarioDir);
   const resolved = await resolveScenario(req.scenario, scenarioLookup(deps.env, deps.scenarioDir));
   const spec = req.substrate ?? resolved.scenario.default_substrate;
   if (!spec) {

@@ -14,6 +14,41 @@ import {
 } from "../scenario/resolve.ts";
 import { scenarioValue } from "../scenario/load.ts";
 import type { OpsEnvironment } from "./environment.ts";
+import { EmpiricError } from "../errors/errors.ts";
+
+/**
+ * What a network-facing surface (HTTP API, MCP over HTTP) lets its clients name. The CLI and
+ * stdio MCP run with the user's own rights and use the defaults (everything allowed).
+ */
+export interface Exposure {
+  /** Scenarios by name only (built-in or in the scenario directory), never by file path. */
+  namesOnly?: boolean;
+  /** Let clients name `cmd:` substrates (which start processes on the server). */
+  allowClientCmd?: boolean;
+}
+
+const SCENARIO_NAME = /^[a-z0-9][a-z0-9._-]{0,63}$/;
+
+/** Throw `not_found` unless `name` is a scenario name that exists (built-in or in `dir`). */
+export async function requireScenarioName(
+  env: OpsEnvironment,
+  name: string,
+  scenarioDir = "scenarios",
+): Promise<void> {
+  const exists = SCENARIO_NAME.test(name) && !name.includes("..") &&
+    (builtinScenarioNames().includes(name) ||
+      (await Promise.all(
+        ["yaml", "yml", "json"].map((e) => env.exists(`${scenarioDir}/${name}.${e}`)),
+      )).some(Boolean));
+  if (!exists) {
+    throw new EmpiricError(
+      "not_found",
+      `no scenario named ${JSON.stringify(name)} (built-ins: ${
+        builtinScenarioNames().join(", ")
+      }; see list_scenarios)`,
+    );
+  }
+}
 
 /** One entry of `list_scenarios`. */
 export interface ScenarioSummary {
@@ -103,7 +138,9 @@ export async function getScenarioClaim(
   env: OpsEnvironment,
   name: string,
   scenarioDir = "scenarios",
+  exposure: Exposure = {},
 ): Promise<ScenarioClaim> {
+  if (exposure.namesOnly) await requireScenarioName(env, name, scenarioDir);
   const r = await resolveScenario(name, scenarioLookup(env, scenarioDir));
   const v = toPlainJson(scenarioValue(r.scenario)) as Record<string, unknown>;
   return {

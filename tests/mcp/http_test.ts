@@ -188,7 +188,7 @@ Deno.test("streamable-http: cmd: substrates are refused unless --allow-cmd-subst
       substrate: "cmd:python3 -c pass",
     });
     assert.equal(r.isError, true);
-    assert.match(textOf(r), /^usage_error: cmd: substrates .* --allow-cmd-substrates/);
+    assert.match(textOf(r), /^forbidden: .*\(cmd: substrates\).*--allow-cmd-substrates/);
   } finally {
     await client.close();
     await f.close();

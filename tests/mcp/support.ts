@@ -364,7 +364,8 @@ export async function toolSuite(
     client,
     "get_scenario_claim",
     { name: "no-such-scenario" },
-    /^scenario_invalid: no scenario named "no-such-scenario"/,
+    // names only over the network (not_found, as over HTTP); a file path may be meant over stdio
+    /^(scenario_invalid|not_found): no scenario named "no-such-scenario"/,
   );
 
   // verify_proof: the same object as verifyProofImpl under the server's key
@@ -422,7 +423,12 @@ export async function toolSuite(
   assert.equal(check.verified, true);
   assert.equal(check.verdict?.outcome, run.outcome);
   await assertToolError(client, "run_scenario", {}, /scenario/);
-  await assertToolError(client, "run_scenario", { scenario: "nope" }, /^scenario_invalid: /);
+  await assertToolError(
+    client,
+    "run_scenario",
+    { scenario: "nope" },
+    /^(scenario_invalid|not_found): /,
+  );
   await assertToolError(
     client,
     "run_scenario",
