@@ -16,7 +16,6 @@ import { type Exposure, getScenarioClaim, listScenarios } from "../ops/scenarios
 import { readProofIndex } from "../ops/proof_index.ts";
 import { runScenarioOp, runScenarioView } from "../ops/run_scenario.ts";
 import type { OpsEnvironment } from "../ops/environment.ts";
-import { builtinScenarioNames } from "../scenario/resolve.ts";
 import { SCHEMA_VERSION } from "../record/types.ts";
 import type { ProofStore } from "../store/store.ts";
 import { EMPIRIC_VERSION } from "../version.ts";
