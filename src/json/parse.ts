@@ -12,22 +12,13 @@
 import type { TextPosition } from "../errors/errors.ts";
 import { WireError } from "../errors/errors.ts";
 import type { ErrorCode } from "../errors/codes.ts";
-import { compareCodePoints, MAX_DEPTH, quoteString } from "./canonical.ts";
-import { floatRepr } from "./float.ts";
+import { MAX_DEPTH } from "./canonical.ts";
 import { INT_MAX, INT_MIN, type JsonArray, type JsonObject, type JsonValue } from "./value.ts";
 
 // Parser state. Parsing is synchronous, so module-level state is safe and fast.
 let src = "";
 let pos = 0;
 let depth = 0;
-// Canonical mode (parseJsonCanonical): each parse function also leaves the canonical text of
-// the value it parsed in `canon`, and objects at depth 1 and 2 keep their sorted members.
-let emit = false;
-let canon = "";
-let members: Map<JsonObject, CanonicalMember[]> | undefined;
-
-/** One member of an object in canonical order: its key and its canonical `"key":value` text. */
-export type CanonicalMember = readonly [key: string, text: string];
 
 /** Line and column (1-based, in UTF-16 units) of an offset in a text. */
 export function positionOf(text: string, offset: number): TextPosition {
@@ -102,7 +93,6 @@ function parseValue(): JsonValue {
 function literal<T extends JsonValue>(word: string, value: T): T {
   if (!src.startsWith(word, pos)) unexpected(`'${word}'`);
   pos += word.length;
-  if (emit) canon = word;
   return value;
 }
 
@@ -141,14 +131,12 @@ function parseNumber(): number | bigint {
     if (x === Infinity || x === -Infinity) {
       fail("non_finite_number", `${text} overflows a binary64 float (rule R8)`, start);
     }
-    if (emit) canon = floatRepr(x);
     return x;
   }
   const v = BigInt(text);
   if (text.length > 18 && (v > INT_MAX || v < INT_MIN)) {
     fail("int_out_of_range", `int ${text} is outside -2^63 .. 2^63-1 (rule R6)`, start);
   }
-  if (emit) canon = text === "-0" ? "0" : text;
   return v;
 }
 
@@ -184,7 +172,6 @@ function parseString(): string {
     if (c === 0x22) {
       const s = run === start + 1 && out === "" ? src.slice(run, pos) : out + src.slice(run, pos);
       pos++;
-      if (emit) canon = quoteString(s);
       return s;
     }
     if (pos >= n) fail("syntax_error", "unterminated string", start);
@@ -276,13 +263,10 @@ function parseArray(): JsonArray {
   if (src.charCodeAt(pos) === 0x5d) {
     pos++;
     depth--;
-    if (emit) canon = "[]";
     return out;
   }
-  let text = "[";
   for (;;) {
     out.push(parseValue());
-    if (emit) text += out.length === 1 ? canon : "," + canon;
     skipWs();
     const c = src.charCodeAt(pos);
     if (c === 0x2c) {
@@ -292,41 +276,18 @@ function parseArray(): JsonArray {
     if (c === 0x5d) {
       pos++;
       depth--;
-      if (emit) canon = text + "]";
       return out;
     }
     unexpected("',' or ']' after an array element");
   }
 }
 
-function closeObject(
-  out: JsonObject,
-  pairs: CanonicalMember[] | undefined,
-  plainKeys: boolean,
-): void {
-  if (!pairs) return;
-  if (pairs.length > 1) {
-    pairs.sort((a, b) => (a[0] < b[0] ? -1 : 1)); // keys are unique
-    // UTF-16 order differs from code point order only for keys with surrogates.
-    if (!plainKeys && pairs.some((p) => /[\ud800-\udfff]/.test(p[0]))) {
-      pairs.sort((a, b) => compareCodePoints(a[0], b[0]));
-    }
-  }
-  let text = "{";
-  for (let i = 0; i < pairs.length; i++) text += (i === 0 ? "" : ",") + pairs[i][1];
-  canon = text + "}";
-  if (depth <= 2) members!.set(out, pairs);
-}
-
 function parseObject(): JsonObject {
   enter();
   const out: JsonObject = {};
-  const pairs: CanonicalMember[] | undefined = emit ? [] : undefined;
-  let plainKeys = true;
   skipWs();
   if (src.charCodeAt(pos) === 0x7d) {
     pos++;
-    closeObject(out, pairs, true);
     depth--;
     return out;
   }
@@ -335,7 +296,6 @@ function parseObject(): JsonObject {
     if (src.charCodeAt(pos) !== 0x22) unexpected("a string key");
     const keyAt = pos;
     const key = parseString();
-    const keyText = canon;
     // Checked before the value: the first problem reading left to right is the one reported.
     if (out[key] !== undefined && Object.hasOwn(out, key)) {
       fail("duplicate_key", `duplicate key ${JSON.stringify(key)} (rule R4)`, keyAt);
@@ -344,10 +304,6 @@ function parseObject(): JsonObject {
     if (src.charCodeAt(pos) !== 0x3a) unexpected("':' after an object key");
     pos++;
     const value = parseValue();
-    if (pairs) {
-      pairs.push([key, keyText + ":" + canon]);
-      if (keyText.length !== key.length + 2) plainKeys = false;
-    }
     if (key === "__proto__") {
       Object.defineProperty(out, key, {
         value,
@@ -366,7 +322,6 @@ function parseObject(): JsonObject {
     }
     if (c === 0x7d) {
       pos++;
-      closeObject(out, pairs, plainKeys);
       depth--;
       return out;
     }
@@ -440,10 +395,6 @@ export function decodeUtf8(bytes: Uint8Array): string {
  * ```
  */
 export function parseJson(input: string | Uint8Array): JsonValue {
-  return parseDocument(input);
-}
-
-function parseDocument(input: string | Uint8Array): JsonValue {
   src = typeof input === "string" ? input : decodeUtf8(input);
   pos = 0;
   depth = 0;
@@ -456,48 +407,5 @@ function parseDocument(input: string | Uint8Array): JsonValue {
     return value;
   } finally {
     src = "";
-  }
-}
-
-/** The result of {@link parseJsonCanonical}. */
-export interface CanonicalParse {
-  /** The typed value, as {@link parseJson} gives it. */
-  readonly value: JsonValue;
-  /** Its canonical text, as `canonicalize(value)` gives it. */
-  readonly canonical: string;
-  /**
-   * The members of an object of the top two levels (the root and its direct children) in
-   * canonical order, each with its canonical `"key":value` text; undefined for other objects.
-   */
-  members(obj: JsonValue): readonly CanonicalMember[] | undefined;
-}
-
-/**
- * Parse and canonicalize in one pass: the typed value and its canonical text, without a second
- * traversal. Verification uses it to assemble the signed body from the parsed members.
- *
- * @example
- * ```ts
- * import { parseJsonCanonical } from "./parse.ts";
- * const r = parseJsonCanonical('{"b": 1.0, "a": [1, "é"]}');
- * console.assert(r.canonical === '{"a":[1,"\\u00e9"],"b":1.0}');
- * console.assert(r.members(r.value)?.[0][1] === '"a":[1,"\\u00e9"]');
- * ```
- */
-export function parseJsonCanonical(input: string | Uint8Array): CanonicalParse {
-  emit = true;
-  const kept = new Map<JsonObject, CanonicalMember[]>();
-  members = kept;
-  try {
-    const value = parseDocument(input);
-    return {
-      value,
-      canonical: canon,
-      members: (obj) => kept.get(obj as JsonObject),
-    };
-  } finally {
-    emit = false;
-    members = undefined;
-    canon = "";
   }
 }

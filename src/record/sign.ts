@@ -4,7 +4,6 @@
  * @module
  */
 import { canonicalize, compareCodePoints, quoteString } from "../json/canonical.ts";
-import type { CanonicalMember } from "../json/parse.ts";
 import { isJsonObject, type JsonObject } from "../json/value.ts";
 import { hmacSha256Hex, sha256Hex } from "../crypto/hash.ts";
 import { assertSigningKey } from "../crypto/keys.ts";
@@ -48,33 +47,6 @@ export function canonicalBodies(record: JsonObject): CanonicalBodies {
       const c = canonicalize(v);
       signed += sep + c;
       idless += sep + c;
-    }
-  }
-  return { signed: signed + "}", idless: idless + "}" };
-}
-
-/**
- * The same two texts from members already in canonical order (as {@link parseJsonCanonical}
- * keeps them), without canonicalizing anything again.
- */
-export function canonicalBodiesFromMembers(
-  root: readonly CanonicalMember[],
-  identity: readonly CanonicalMember[] | undefined,
-): CanonicalBodies {
-  let signed = "{";
-  let idless = "{";
-  let first = true;
-  for (const [key, text] of root) {
-    if (key === "signature") continue;
-    const sep = first ? "" : ",";
-    first = false;
-    signed += sep + text;
-    if (key === "identity" && identity) {
-      let inner = "";
-      for (const [k, t] of identity) if (k !== "proof_id") inner += (inner === "" ? "" : ",") + t;
-      idless += sep + '"identity":{' + inner + "}";
-    } else {
-      idless += sep + text;
     }
   }
   return { signed: signed + "}", idless: idless + "}" };

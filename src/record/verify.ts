@@ -6,12 +6,12 @@
  */
 import { asEmpiricError, type Problem } from "../errors/errors.ts";
 import type { ErrorCode } from "../errors/codes.ts";
-import { type CanonicalParse, parseJsonCanonical } from "../json/parse.ts";
+import { parseJson } from "../json/parse.ts";
 import { isJsonObject, type JsonObject, type JsonValue } from "../json/value.ts";
 import { hmacSha256Verify, sha256Hex } from "../crypto/hash.ts";
 import { isDemoKey } from "../crypto/keys.ts";
 import { validateRecordSchema } from "../schema/validate.ts";
-import { canonicalBodies, canonicalBodiesFromMembers } from "./sign.ts";
+import { canonicalBodies } from "./sign.ts";
 
 /** Outcome of one verification step. */
 export type CheckStatus = "pass" | "fail" | "skipped";
@@ -79,12 +79,9 @@ export async function verifyRecord(
   options: VerifyOptions = {},
 ): Promise<VerifyResult> {
   let value: JsonValue;
-  let parsed: CanonicalParse | undefined;
   if (typeof input === "string" || input instanceof Uint8Array) {
     try {
-      // One pass gives the value and the canonical members: no second traversal to sign.
-      parsed = parseJsonCanonical(input);
-      value = parsed.value;
+      value = parseJson(input);
     } catch (e) {
       const err = asEmpiricError(e);
       return result({
@@ -96,14 +93,10 @@ export async function verifyRecord(
   } else {
     value = input;
   }
-  return await verifyParsed(value, options, parsed);
+  return await verifyParsed(value, options);
 }
 
-async function verifyParsed(
-  value: JsonValue,
-  options: VerifyOptions,
-  parsed?: CanonicalParse,
-): Promise<VerifyResult> {
+async function verifyParsed(value: JsonValue, options: VerifyOptions): Promise<VerifyResult> {
   const checks: VerifyResult["checks"] = {
     parse: "pass",
     schema: "skipped",
@@ -129,10 +122,7 @@ async function verifyParsed(
   const problems: Problem[] = [];
   let bodies;
   try {
-    const rootMembers = parsed?.members(record!);
-    bodies = rootMembers
-      ? canonicalBodiesFromMembers(rootMembers, parsed!.members(identity!))
-      : canonicalBodies(record as JsonObject);
+    bodies = canonicalBodies(record as JsonObject);
   } catch (e) {
     return result(partial, [...asEmpiricError(e).problems]);
   }
