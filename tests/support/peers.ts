@@ -1,0 +1,49 @@
+// External peers some tests talk to (a Python package, a browser). On a developer machine a
+// missing peer turns those tests into "ignored" with the install command; in CI
+// (`EMPIRIC_REQUIRE_ALL=1`, set by .ci/run, which installs them) a missing peer is a failure.
+
+const requireAll = Deno.env.get("EMPIRIC_REQUIRE_ALL") === "1";
+
+async function probe(cmd: string, args: string[]): Promise<boolean> {
+  try {
+    return (await new Deno.Command(cmd, { args, stdout: "null", stderr: "null" }).output()).success;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Whether a peer is available. Missing in CI: throws (the test file fails). Missing elsewhere:
+ * prints why on stderr and returns false, so tests can pass `ignore: !available`.
+ */
+export async function peer(
+  name: string,
+  check: () => Promise<boolean>,
+  install: string,
+): Promise<boolean> {
+  if (await check()) return true;
+  const message = `${name} is not installed (${install}); the tests that need it are ignored`;
+  if (requireAll) {
+    throw new Error(message.replace("are ignored", "cannot run, and CI requires them"));
+  }
+  console.error(`warning: ${message}`);
+  return false;
+}
+
+/** A Python module importable by `python3`. */
+export function pythonModule(module: string, pipName = module): Promise<boolean> {
+  return peer(
+    `python3 with ${pipName}`,
+    () => probe("python3", ["-c", `import ${module}`]),
+    `python3 -m pip install ${pipName}`,
+  );
+}
+
+/** A Chromium executable at `path`. */
+export function chromiumAt(path: string): Promise<boolean> {
+  return peer(
+    `Chromium at ${path}`,
+    () => Deno.stat(path).then(() => true, () => false),
+    "apt-get install -y chromium, or set EMPIRIC_CHROMIUM",
+  );
+}
