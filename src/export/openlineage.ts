@@ -8,6 +8,7 @@
  *
  * @module
  */
+import { PROOF_RECORD_SCHEMA } from "../schema/validate.ts";
 import { v5 as uuidv5, v7 as uuidv7 } from "uuid";
 import { asEmpiricError, IoError, UsageError } from "../errors/errors.ts";
 import { canonicalize } from "../json/canonical.ts";
@@ -206,79 +207,49 @@ function inputDataset(d: LineageDataset, producer: string): JsonObject {
   };
 }
 
-function field(name: string, type: string, description: string, fields?: JsonObject[]): JsonObject {
-  const f: JsonObject = { name, type, description };
-  if (fields) {
-    f.fields = fields.map((x, i) => ({ ...x, ordinal_position: BigInt(i + 1) }));
-  }
-  return f;
+type SchemaNode = {
+  $ref?: string;
+  type?: string;
+  format?: string;
+  description?: string;
+  properties?: Record<string, SchemaNode>;
+  additionalProperties?: unknown;
+  items?: SchemaNode;
+};
+
+function resolveRef(node: SchemaNode): SchemaNode {
+  if (!node.$ref) return node;
+  const def =
+    (PROOF_RECORD_SCHEMA.$defs as Record<string, SchemaNode>)[node.$ref.replace("#/$defs/", "")];
+  return { ...resolveRef(def), description: node.description ?? def.description };
 }
 
-const THRESHOLD_FIELDS = [
-  field("metric", "string", "the deciding metric"),
-  field("comparator", "string", "<, <=, > or >="),
-  field("value", "number", "the threshold value"),
-  field("units", "string", "units of the value"),
-];
+/** OpenLineage schema-facet fields of the properties of a JSON Schema object, in order. */
+function fieldsOf(properties: Record<string, SchemaNode>): JsonObject[] {
+  return Object.entries(properties).map(([name, raw], i) => {
+    const node = resolveRef(raw);
+    const items = node.items ? resolveRef(node.items) : undefined;
+    const type = node.format === "date-time"
+      ? "timestamp"
+      : node.type === "object" && !node.properties && node.additionalProperties
+      ? "map"
+      : node.type ?? "string";
+    const f: JsonObject = { name, type };
+    if (node.description) f.description = node.description;
+    const nested = node.properties ?? items?.properties;
+    if (nested) f.fields = fieldsOf(nested);
+    f.ordinal_position = BigInt(i + 1);
+    return f;
+  });
+}
 
-/** The `schema` facet fields of a proof record: its nine sections and their members. */
-export const PROOF_RECORD_SCHEMA_FIELDS: JsonObject[] = [
-  field("identity", "object", "section 1", [
-    field("proof_id", "string", "SHA-256 of the canonical body without proof_id"),
-    field("schema_version", "string", "record schema version"),
-    field("empiric_version", "string", "producing software version"),
-    field("empiric_git_commit", "string", "producing software revision"),
-    field("created_at", "timestamp", "RFC 3339 UTC"),
-  ]),
-  field("claim", "object", "section 2", [
-    field("statement", "string", "the falsifiable statement"),
-    field("operationalization", "string", "how it is measured"),
-    field("threshold", "object", "the falsification line", THRESHOLD_FIELDS),
-    field("h0", "string", "null hypothesis"),
-    field("h1", "string", "alternative hypothesis"),
-  ]),
-  field("pre_registration", "object", "section 3", [
-    field("config_hash", "string", "SHA-256 of the normalized scenario"),
-    field("data_hash", "string", "SHA-256 over the datasets"),
-    field("analysis_plan", "string", "the pre-registered plan"),
-  ]),
-  field("data", "object", "section 4", [
-    field("substrate_name", "string", "system under test"),
-    field("substrate_git_commit", "string", "its revision"),
-    field("datasets", "array", "dataset references", [
-      field("name", "string", "dataset name"),
-      field("content_hash", "string", "SHA-256 of its bytes"),
-      field("n_records", "integer", "number of records"),
-      field("source", "string", "where it came from"),
-      field("kind", "string", "corpus, reference, synthetic or config"),
-    ]),
-  ]),
-  field("evidence", "array", "section 5, one entry per pillar", [
-    field("pillar", "string", "dotted pillar name"),
-    field("statistic_name", "string", "the statistic"),
-    field("statistic_value", "number", "its value"),
-    field("library", "string", "library that computed it"),
-    field("library_version", "string", "its version"),
-    field("ci_low", "number", "lower confidence bound"),
-    field("ci_high", "number", "upper confidence bound"),
-    field("cross_check", "string", "n/a or the independent recomputation"),
-  ]),
-  field("verdict", "object", "section 6", [
-    field("outcome", "string", "VALIDATED, REFUTED or INCONCLUSIVE"),
-    field("observed_value", "number", "observed value of the deciding metric"),
-    field("threshold", "object", "the claim's threshold", THRESHOLD_FIELDS),
-    field("reasoning", "string", "why"),
-  ]),
-  field("reproduction", "object", "section 7", [
-    field("command", "string", "command that reproduces the run"),
-    field("environment", "map", "component to version"),
-    field("lineage_chain", "array", "ids of earlier proofs"),
-  ]),
-  field("provenance", "object", "section 8, W3C PROV-JSON"),
-  field("signature", "object", "section 9", [
-    field("signature", "string", "HMAC-SHA256 over the canonical body, lowercase hex"),
-  ]),
-].map((f, i) => ({ ...f, ordinal_position: BigInt(i + 1) }));
+/**
+ * The `schema` facet fields of a proof record: its nine sections and their members, derived
+ * from the record's JSON Schema (src/schema/proof-record.schema.json), so they cannot drift.
+ */
+export const PROOF_RECORD_SCHEMA_FIELDS: JsonObject[] = fieldsOf(
+  PROOF_RECORD_SCHEMA.properties as unknown as Record<string, SchemaNode>,
+);
 
 function claimFacet(
   producer: string,
