@@ -130,6 +130,18 @@ struct Body {
     proof_id_member: Option<Range<usize>>,
 }
 
+/// The bytes to cut to remove member `k` (of `count`) of an object: the member with the comma
+/// before it, or, for the first of several, with the comma after it.
+fn member_span(k: usize, count: usize, comma: usize, start: usize, end: usize) -> Range<usize> {
+    if k > 0 {
+        comma..end
+    } else if count > 1 {
+        start..end + 1
+    } else {
+        start..end
+    }
+}
+
 impl Body {
     fn of(record: &BTreeMap<String, CanonicalValue>) -> Result<Body, Error> {
         let mut bytes = Vec::new();
@@ -160,13 +172,8 @@ impl Body {
                         bytes.push(b':');
                         write_value(&mut bytes, item, 2)?;
                         if key == "proof_id" {
-                            proof_id_member = Some(if k > 0 {
-                                comma..bytes.len()
-                            } else if count > 1 {
-                                start..bytes.len() + 1
-                            } else {
-                                start..bytes.len()
-                            });
+                            proof_id_member =
+                                Some(member_span(k, count, comma, start, bytes.len()));
                         }
                     }
                     bytes.push(b'}');
@@ -213,13 +220,8 @@ impl Body {
                         bytes.push(b':');
                         tape.write_canonical(&mut bytes, member + 1, 2)?;
                         if tape.key(member) == "proof_id" {
-                            proof_id_member = Some(if k > 0 {
-                                comma..bytes.len()
-                            } else if count > 1 {
-                                start..bytes.len() + 1
-                            } else {
-                                start..bytes.len()
-                            });
+                            proof_id_member =
+                                Some(member_span(k, count, comma, start, bytes.len()));
                         }
                     }
                     bytes.push(b'}');

@@ -66,30 +66,14 @@ def _is_valid(value: Any) -> bool:
     while stack:
         v, depth = pop()
         t = type(v)
-        if t is dict:
+        if t is dict or t is list:
             if depth >= MAX_DEPTH:
                 return False
-            for k, item in v.items():
-                if type(k) is not str or (not k.isascii() and search(k)):
-                    return False
-                ti = type(item)
-                if ti is str:
-                    if not item.isascii() and search(item):
+            if t is dict:
+                for k in v:
+                    if type(k) is not str or (not k.isascii() and search(k)):
                         return False
-                elif ti is dict or ti is list:
-                    push((item, depth + 1))
-                elif ti is int:
-                    if not INT_MIN <= item <= INT_MAX:
-                        return False
-                elif ti is float:
-                    if item - item != 0.0:
-                        return False
-                elif item is not None and ti is not bool:
-                    return False
-        elif t is list:
-            if depth >= MAX_DEPTH:
-                return False
-            for item in v:
+            for item in v.values() if t is dict else v:
                 ti = type(item)
                 if ti is str:
                     if not item.isascii() and search(item):
