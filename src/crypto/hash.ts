@@ -13,11 +13,10 @@
 interface NodeHash {
   update(data: Uint8Array): NodeHash;
   digest(): Uint8Array;
+  copy(): NodeHash;
 }
 interface NodeCrypto {
   createHash(algorithm: string): NodeHash;
-  createHmac(algorithm: string, key: unknown): NodeHash;
-  createSecretKey(key: Uint8Array): unknown;
   timingSafeEqual(a: Uint8Array, b: Uint8Array): boolean;
 }
 
@@ -78,31 +77,68 @@ export function fromHex(hex: string): Uint8Array<ArrayBuffer> {
   return out;
 }
 
+/** Bytes to hash: one array, or several hashed as their concatenation. */
+export type HashInput = Uint8Array<ArrayBuffer> | readonly Uint8Array<ArrayBuffer>[];
+
+function concat(parts: readonly Uint8Array[]): Uint8Array<ArrayBuffer> {
+  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
+  let at = 0;
+  for (const p of parts) {
+    out.set(p, at);
+    at += p.length;
+  }
+  return out;
+}
+
+function feed(h: NodeHash, data: HashInput): NodeHash {
+  if (data instanceof Uint8Array) return h.update(data);
+  for (const part of data) h.update(part);
+  return h;
+}
+
 /**
- * SHA-256 of bytes, lowercase hex.
+ * SHA-256 of bytes (or of the concatenation of several arrays), lowercase hex.
  *
  * @example
  * ```ts
  * import { sha256Hex } from "./hash.ts";
- * const h = await sha256Hex(new TextEncoder().encode("abc"));
+ * const enc = new TextEncoder();
+ * const h = await sha256Hex(enc.encode("abc"));
  * console.assert(h.startsWith("ba7816bf"));
+ * console.assert(await sha256Hex([enc.encode("a"), enc.encode("bc")]) === h);
  * ```
  */
-export async function sha256Hex(data: Uint8Array<ArrayBuffer>): Promise<string> {
-  if (nodeCrypto) return toHex(nodeCrypto.createHash("sha256").update(data).digest());
-  return toHex(new Uint8Array(await crypto.subtle.digest("SHA-256", data)));
+export async function sha256Hex(data: HashInput): Promise<string> {
+  if (nodeCrypto) return toHex(feed(nodeCrypto.createHash("sha256"), data).digest());
+  const bytes = data instanceof Uint8Array ? data : concat(data);
+  return toHex(new Uint8Array(await crypto.subtle.digest("SHA-256", bytes)));
 }
 
 const keyCache = new WeakMap<Uint8Array, CryptoKey>();
-const nodeKeyCache = new WeakMap<Uint8Array, unknown>();
 
-function nodeHmac(c: NodeCrypto, key: Uint8Array, data: Uint8Array): Uint8Array {
-  let k = nodeKeyCache.get(key);
-  if (k === undefined) {
-    k = key.length > 0 ? c.createSecretKey(key) : key;
-    nodeKeyCache.set(key, k);
+// HMAC (RFC 2104) as two SHA-256 passes whose first block, the key XOR ipad/opad, is hashed
+// once per key and copied: saves re-deriving the key schedule for every message.
+interface HmacState {
+  readonly inner: NodeHash;
+  readonly outer: NodeHash;
+}
+const hmacStates = new WeakMap<Uint8Array, HmacState>();
+
+function nodeHmac(c: NodeCrypto, key: Uint8Array, data: HashInput): Uint8Array {
+  let state = hmacStates.get(key);
+  if (state === undefined) {
+    const block = new Uint8Array(64);
+    block.set(key.length > 64 ? c.createHash("sha256").update(key).digest() : key);
+    const ipad = block.map((b) => b ^ 0x36);
+    const opad = block.map((b) => b ^ 0x5c);
+    state = {
+      inner: c.createHash("sha256").update(ipad),
+      outer: c.createHash("sha256").update(opad),
+    };
+    hmacStates.set(key, state);
   }
-  return c.createHmac("sha256", k).update(data).digest();
+  const innerDigest = feed(state.inner.copy(), data).digest();
+  return state.outer.copy().update(innerDigest).digest();
 }
 
 async function hmacKey(key: Uint8Array<ArrayBuffer>): Promise<CryptoKey> {
@@ -130,10 +166,11 @@ async function hmacKey(key: Uint8Array<ArrayBuffer>): Promise<CryptoKey> {
  */
 export async function hmacSha256Hex(
   key: Uint8Array<ArrayBuffer>,
-  data: Uint8Array<ArrayBuffer>,
+  data: HashInput,
 ): Promise<string> {
   if (nodeCrypto) return toHex(nodeHmac(nodeCrypto, key, data));
-  const sig = await crypto.subtle.sign("HMAC", await hmacKey(key), data);
+  const bytes = data instanceof Uint8Array ? data : concat(data);
+  const sig = await crypto.subtle.sign("HMAC", await hmacKey(key), bytes);
   return toHex(new Uint8Array(sig));
 }
 
@@ -150,12 +187,13 @@ export async function hmacSha256Hex(
  */
 export async function hmacSha256Verify(
   key: Uint8Array<ArrayBuffer>,
-  data: Uint8Array<ArrayBuffer>,
+  data: HashInput,
   expectedHex: string,
 ): Promise<boolean> {
   if (!/^[0-9a-f]{64}$/.test(expectedHex)) return false;
   if (nodeCrypto) {
     return nodeCrypto.timingSafeEqual(nodeHmac(nodeCrypto, key, data), fromHex(expectedHex));
   }
-  return await crypto.subtle.verify("HMAC", await hmacKey(key), fromHex(expectedHex), data);
+  const bytes = data instanceof Uint8Array ? data : concat(data);
+  return await crypto.subtle.verify("HMAC", await hmacKey(key), fromHex(expectedHex), bytes);
 }

@@ -74,7 +74,7 @@ export async function loadProof(input: ProofInput): Promise<LoadedProof> {
     );
   }
   const record = value as unknown as ProofRecord;
-  const actual = await sha256Hex(encoder.encode(canonicalBodies(value as JsonObject).idless));
+  const actual = await sha256Hex(canonicalBodies(value as JsonObject).idless);
   if (actual !== record.identity.proof_id) {
     throw new RecordError(
       "proof_id_mismatch",

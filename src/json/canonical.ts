@@ -6,45 +6,10 @@
  */
 import { WireError } from "../errors/errors.ts";
 import { floatRepr } from "./float.ts";
-import { INT_MAX, INT_MIN, type JsonValue, PyInt } from "./value.ts";
+import { INT_MAX, INT_MIN, type JsonObject, type JsonValue, PyInt } from "./value.ts";
 
 /** Maximum nesting of arrays and objects accepted by the parser and the canonicalizer. */
 export const MAX_DEPTH = 512;
-
-// Strings made only of printable ASCII other than `"` and `\` are written as they are.
-const PLAIN = /^[\x20\x21\x23-\x5b\x5d-\x7e]*$/;
-// Characters JSON.stringify leaves raw but R5 escapes: U+007F and above.
-const NON_ASCII = /[\u007f-\uffff]/g;
-const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
-
-function escapeUnit(c: string): string {
-  const hex = c.charCodeAt(0).toString(16);
-  return "\\u" + "0000".slice(hex.length) + hex;
-}
-
-function isWellFormed(s: string): boolean {
-  const f = (s as { isWellFormed?: () => boolean }).isWellFormed;
-  return f ? f.call(s) : !LONE_SURROGATE.test(s);
-}
-
-/**
- * The canonical JSON text of a string (rule R5).
- *
- * @example
- * ```ts
- * import { quoteString } from "./canonical.ts";
- * console.assert(quoteString("café/😀") === '"caf\\u00e9/\\ud83d\\ude00"');
- * ```
- */
-export function quoteString(s: string, pointer = ""): string {
-  if (PLAIN.test(s)) return '"' + s + '"';
-  if (!isWellFormed(s)) {
-    throw new WireError("lone_surrogate", "string holds a lone surrogate (rule R5)", { pointer });
-  }
-  // JSON.stringify gives the R5 escapes for `"`, `\` and controls (lowercase \u00xx) and
-  // leaves everything from U+007F up raw; those become \uxxxx per UTF-16 unit.
-  return JSON.stringify(s).replace(NON_ASCII, escapeUnit);
-}
 
 /**
  * The canonical text of an int (rule R6); rejects values outside -2^63 .. 2^63-1.
@@ -89,14 +54,157 @@ export function jsonPointer(segments: readonly (string | number)[]): string {
   return out;
 }
 
-// Quoted object keys, cached: records repeat the same keys in every evidence entry. Bounded.
-const keyCache = new Map<string, string>();
+// The writer appends ASCII bytes to one reusable buffer (canonicalization is synchronous), so
+// the canonical form never exists as a chain of concatenated strings: bytes go straight to the
+// hash, and `canonicalize` decodes them once.
+let buf = new Uint8Array(1 << 16);
+let at = 0;
+let busy = false;
+const decoder = new TextDecoder();
+// A buffer grown past this by a large value is dropped after the call.
+const KEEP_BYTES = 1 << 22;
+
+function reserve(n: number): void {
+  if (at + n <= buf.length) return;
+  let size = buf.length * 2;
+  while (size < at + n) size *= 2;
+  const next = new Uint8Array(size);
+  next.set(buf.subarray(0, at));
+  buf = next;
+}
+
+/** Run `f` with an empty output buffer; nested calls (a getter that canonicalizes) get their own. */
+function withWriter<T>(f: () => T): T {
+  const outerBuf = buf;
+  const outerAt = at;
+  const nested = busy;
+  if (nested) buf = new Uint8Array(1024);
+  at = 0;
+  busy = true;
+  try {
+    return f();
+  } finally {
+    if (nested) {
+      buf = outerBuf;
+      at = outerAt;
+    } else {
+      busy = false;
+      if (buf.length > KEEP_BYTES) buf = new Uint8Array(1 << 16);
+    }
+  }
+}
+
+const SURROGATE = /[\ud800-\udfff]/;
+const charCodeAt = String.prototype.charCodeAt;
+const HEX_DIGITS = new TextEncoder().encode("0123456789abcdef");
+
+function writeEscape(c: number): void {
+  const b = buf;
+  b[at] = 0x5c;
+  b[at + 1] = 0x75;
+  b[at + 2] = HEX_DIGITS[c >> 12];
+  b[at + 3] = HEX_DIGITS[(c >> 8) & 15];
+  b[at + 4] = HEX_DIGITS[(c >> 4) & 15];
+  b[at + 5] = HEX_DIGITS[c & 15];
+  at += 6;
+}
+
+function loneSurrogate(): never {
+  throw new WireError("lone_surrogate", "string holds a lone surrogate (rule R5)");
+}
+
+// R5: printable ASCII as is except `"` and `\`; the short escapes; \u00xx for other controls;
+// \uxxxx (lowercase) for every UTF-16 unit from U+007F up, surrogate pairs as two escapes.
+function writeString(s: string): void {
+  const n = s.length;
+  reserve(6 * n + 2);
+  const b = buf;
+  b[at++] = 0x22;
+  for (let i = 0; i < n; i++) {
+    const c = charCodeAt.call(s, i);
+    if (c >= 0x20 && c < 0x7f) {
+      if (c === 0x22 || c === 0x5c) b[at++] = 0x5c;
+      b[at++] = c;
+    } else if (c < 0x20) {
+      const short = c === 8
+        ? 0x62
+        : c === 9
+        ? 0x74
+        : c === 10
+        ? 0x6e
+        : c === 12
+        ? 0x66
+        : c === 13
+        ? 0x72
+        : 0;
+      if (short !== 0) {
+        b[at++] = 0x5c;
+        b[at++] = short;
+      } else writeEscape(c);
+    } else if (c < 0xd800 || c > 0xdfff) {
+      writeEscape(c);
+    } else {
+      const d = charCodeAt.call(s, i + 1);
+      if (c > 0xdbff || !(d >= 0xdc00 && d <= 0xdfff)) loneSurrogate();
+      writeEscape(c);
+      writeEscape(d);
+      i++;
+    }
+  }
+  b[at++] = 0x22;
+}
+
+/**
+ * The canonical JSON text of a string (rule R5).
+ *
+ * @example
+ * ```ts
+ * import { quoteString } from "./canonical.ts";
+ * console.assert(quoteString("café/😀") === '"caf\\u00e9/\\ud83d\\ude00"');
+ * ```
+ */
+export function quoteString(s: string, pointer = ""): string {
+  try {
+    return withWriter(() => {
+      writeString(s);
+      return decoder.decode(buf.subarray(0, at));
+    });
+  } catch (e) {
+    if (e instanceof WireError) throw new WireError(e.code, e.message, { pointer, cause: e });
+    throw e;
+  }
+}
+
+function writeAscii(s: string): void {
+  const n = s.length;
+  reserve(n);
+  const b = buf;
+  for (let i = 0; i < n; i++) b[at + i] = charCodeAt.call(s, i);
+  at += n;
+}
+
+function writeByte(c: number): void {
+  reserve(1);
+  buf[at++] = c;
+}
+
+// Quoted object keys as bytes, cached: records repeat the same keys in every evidence entry.
+// `surrogate` marks keys whose code point order can differ from UTF-16 order. Bounded.
+interface QuotedKey {
+  readonly bytes: Uint8Array;
+  readonly surrogate: boolean;
+}
+const keyCache = new Map<string, QuotedKey>();
 const KEY_CACHE_MAX = 4096;
 
-function quoteKey(k: string): string {
+function quotedKey(k: string): QuotedKey {
   let q = keyCache.get(k);
   if (q !== undefined) return q;
-  q = PLAIN.test(k) ? '"' + k + '"' : quoteString(k);
+  const bytes = withWriter(() => {
+    writeString(k);
+    return buf.slice(0, at);
+  });
+  q = { bytes, surrogate: SURROGATE.test(k) };
   if (k.length <= 64) {
     if (keyCache.size >= KEY_CACHE_MAX) keyCache.clear();
     keyCache.set(k, q);
@@ -104,21 +212,50 @@ function quoteKey(k: string): string {
   return q;
 }
 
-// A quoted key escapes every non-ASCII unit, so a key with a surrogate shows `\ud8`-`\udf`.
-const QUOTED_SURROGATE = /\\ud[89a-f]/;
+function writeKey(q: QuotedKey): void {
+  const kb = q.bytes;
+  const n = kb.length;
+  reserve(n + 1);
+  const b = buf;
+  for (let i = 0; i < n; i++) b[at + i] = kb[i];
+  b[at + n] = 0x3a; // ':'
+  at += n + 1;
+}
+
+// Objects of one shape (same keys in the same order) repeat at the same depth: evidence entries,
+// PROV entities. The last shape seen at each depth keeps its sorted order as a permutation of the
+// object's own order, so members are read with one Object.values call instead of keyed loads.
+interface Shape {
+  readonly keys: string[];
+  readonly quoted: QuotedKey[];
+  readonly order: number[];
+}
+const shapes: (Shape | undefined)[] = [];
+
+function sameKeys(a: string[], b: string[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
+
+function shapeOf(keys: string[], depth: number): Shape {
+  const cached = shapes[depth];
+  if (cached !== undefined && sameKeys(keys, cached.keys)) return cached;
+  const order = keys.map((_, i) => i);
+  order.sort((i, j) => (keys[i] < keys[j] ? -1 : keys[i] > keys[j] ? 1 : 0));
+  // UTF-16 order differs from code point order only with surrogates.
+  if (keys.some((k) => quotedKey(k).surrogate)) {
+    order.sort((i, j) => compareCodePoints(keys[i], keys[j]));
+  }
+  const shape = { keys, quoted: order.map((i) => quotedKey(keys[i])), order };
+  shapes[depth] = shape;
+  return shape;
+}
 
 function sortedKeys(obj: object): string[] {
   const keys = Object.keys(obj);
-  if (keys.length > 1) {
-    keys.sort();
-    // Default sort is UTF-16 order; it differs from code point order only with surrogates.
-    for (let i = 0; i < keys.length; i++) {
-      const q = quoteKey(keys[i]);
-      if (q.length !== keys[i].length + 2 && QUOTED_SURROGATE.test(q)) {
-        return keys.sort(compareCodePoints);
-      }
-    }
-  }
+  keys.sort();
+  if (keys.some((k) => SURROGATE.test(k))) keys.sort(compareCodePoints);
   return keys;
 }
 
@@ -127,74 +264,110 @@ function isPlainObject(v: object): boolean {
   return proto === Object.prototype || proto === null;
 }
 
-// The hot path: no pointer bookkeeping. When it throws, `locate` walks the value again in the
-// same order to find where, and the error is re-thrown with the JSON pointer.
-function write(v: unknown, depth: number): string {
-  switch (typeof v) {
-    case "string":
-      return PLAIN.test(v) ? '"' + v + '"' : quoteString(v);
-    case "number":
-      return floatRepr(v);
-    case "bigint":
-      return intText(v);
-    case "boolean":
-      return v ? "true" : "false";
-    case "object": {
-      if (v === null) return "null";
-      if (depth >= MAX_DEPTH) {
-        throw new WireError("depth_exceeded", `more than ${MAX_DEPTH} nested arrays/objects`);
-      }
-      if (Array.isArray(v)) {
-        const n = v.length;
-        if (n === 0) return "[]";
-        let out = "[" + write(v[0], depth + 1);
-        for (let i = 1; i < n; i++) out += "," + write(v[i], depth + 1);
-        return out + "]";
-      }
-      if (v instanceof PyInt) return intText(v.value);
-      if (!isPlainObject(v)) break;
-      const obj = v as Record<string, unknown>;
-      const keys = Object.keys(obj);
-      const n = keys.length;
-      if (n === 0) return "{}";
-      if (n > 1) keys.sort();
-      let out = "{";
-      for (let i = 0; i < n; i++) {
-        const k = keys[i];
-        const q = quoteKey(k);
-        // A key with a surrogate (shown as \ud8-\udf once quoted) needs code point order.
-        if (q.length !== k.length + 2 && n > 1 && QUOTED_SURROGATE.test(q)) {
-          return writeObjectByCodePoint(obj, keys, depth);
-        }
-        out += (i === 0 ? "" : ",") + q + ":" + write(obj[k], depth + 1);
-      }
-      return out + "}";
-    }
-  }
+function unsupported(v: unknown): never {
   throw new WireError(
     "unsupported_type",
     `${describe(v)} has no canonical form (use number for floats, bigint or PyInt for ints)`,
   );
 }
 
-function writeObjectByCodePoint(
-  obj: Record<string, unknown>,
-  keys: string[],
-  depth: number,
-): string {
-  keys.sort(compareCodePoints);
-  let out = "{";
-  for (let i = 0; i < keys.length; i++) {
-    out += (i === 0 ? "" : ",") + quoteKey(keys[i]) + ":" + write(obj[keys[i]], depth + 1);
+// The hot path: no pointer bookkeeping. When it throws, `locate` walks the value again in the
+// same order to find where, and the error is re-thrown with the JSON pointer.
+function write(v: unknown, depth: number): void {
+  switch (typeof v) {
+    case "string":
+      return writeString(v);
+    case "number":
+      return writeAscii(floatRepr(v));
+    case "bigint":
+      return writeAscii(intText(v));
+    case "boolean":
+      return writeAscii(v ? "true" : "false");
+    case "object": {
+      if (v === null) return writeAscii("null");
+      if (depth >= MAX_DEPTH) {
+        throw new WireError("depth_exceeded", `more than ${MAX_DEPTH} nested arrays/objects`);
+      }
+      if (Array.isArray(v)) {
+        const n = v.length;
+        writeByte(0x5b);
+        for (let i = 0; i < n; i++) {
+          if (i > 0) writeByte(0x2c);
+          write(v[i], depth + 1);
+        }
+        return writeByte(0x5d);
+      }
+      if (v instanceof PyInt) return writeAscii(intText(v.value));
+      if (!isPlainObject(v)) unsupported(v);
+      const obj = v as Record<string, unknown>;
+      const keys = Object.keys(obj);
+      const n = keys.length;
+      if (n === 0) {
+        writeAscii("{}");
+        return;
+      }
+      const values = Object.values(obj);
+      writeByte(0x7b);
+      if (n === 1) {
+        writeKey(quotedKey(keys[0]));
+        write(values[0], depth + 1);
+      } else {
+        const shape = shapeOf(keys, depth);
+        const quoted = shape.quoted;
+        const order = shape.order;
+        for (let i = 0; i < n; i++) {
+          if (i > 0) writeByte(0x2c);
+          writeKey(quoted[i]);
+          write(values[order[i]], depth + 1);
+        }
+      }
+      return writeByte(0x7d);
+    }
   }
-  return out + "}";
+  unsupported(v);
+}
+
+// Write an object like `write`, noting the byte range of the member at `path` (from `index`).
+function writeCut(
+  obj: Record<string, unknown>,
+  path: readonly string[],
+  index: number,
+  depth: number,
+): [number, number] | null {
+  if (depth >= MAX_DEPTH) {
+    throw new WireError("depth_exceeded", `more than ${MAX_DEPTH} nested arrays/objects`);
+  }
+  const keys = sortedKeys(obj);
+  let cut: [number, number] | null = null;
+  writeByte(0x7b);
+  for (let i = 0; i < keys.length; i++) {
+    const k = keys[i];
+    const start = at;
+    if (i > 0) writeByte(0x2c);
+    const keyAt = at;
+    writeKey(quotedKey(k));
+    const v = obj[k];
+    if (k !== path[index]) {
+      write(v, depth + 1);
+    } else if (index === path.length - 1) {
+      write(v, depth + 1);
+      // Without this member, the comma before it goes (or, when it is first, the one after it).
+      cut = i > 0 ? [start, at] : keys.length > 1 ? [keyAt, at + 1] : [keyAt, at];
+    } else if (typeof v === "object" && v !== null && !Array.isArray(v) && isPlainObject(v)) {
+      cut = writeCut(v as Record<string, unknown>, path, index + 1, depth + 1);
+    } else {
+      write(v, depth + 1);
+    }
+  }
+  writeByte(0x7d);
+  return cut;
 }
 
 // Find the path of the first value `write` rejects (same traversal order).
 function locate(v: unknown, depth: number, path: (string | number)[]): boolean {
   try {
     if (typeof v !== "object" || v === null || v instanceof PyInt) {
-      write(v, depth);
+      withWriter(() => write(v, depth));
       return false;
     }
     if (depth >= MAX_DEPTH) return true;
@@ -213,7 +386,7 @@ function locate(v: unknown, depth: number, path: (string | number)[]): boolean {
   for (const k of sortedKeys(v)) {
     path.push(k);
     try {
-      quoteKey(k);
+      quotedKey(k);
     } catch {
       return true;
     }
@@ -231,6 +404,18 @@ function describe(v: unknown): string {
   return `a ${typeof v}`;
 }
 
+// Run a writer over `value`; a WireError is re-thrown with the JSON pointer of the culprit.
+function located<T>(value: unknown, f: () => T): T {
+  try {
+    return withWriter(f);
+  } catch (e) {
+    if (!(e instanceof WireError)) throw e;
+    const path: (string | number)[] = [];
+    locate(value, 0, path);
+    throw new WireError(e.code, e.message, { pointer: jsonPointer(path), cause: e });
+  }
+}
+
 /**
  * The canonical JSON text of a typed value (ASCII only).
  *
@@ -244,17 +429,11 @@ function describe(v: unknown): string {
  * ```
  */
 export function canonicalize(value: JsonValue): string {
-  try {
-    return write(value, 0);
-  } catch (e) {
-    if (!(e instanceof WireError)) throw e;
-    const path: (string | number)[] = [];
-    locate(value, 0, path);
-    throw new WireError(e.code, e.message, { pointer: jsonPointer(path), cause: e });
-  }
+  return located(value, () => {
+    write(value, 0);
+    return decoder.decode(buf.subarray(0, at));
+  });
 }
-
-const encoder = new TextEncoder();
 
 /**
  * The canonical bytes of a typed value (rule R10: ASCII, no BOM, no trailing newline).
@@ -266,5 +445,42 @@ const encoder = new TextEncoder();
  * ```
  */
 export function canonicalBytes(value: JsonValue): Uint8Array<ArrayBuffer> {
-  return encoder.encode(canonicalize(value)) as Uint8Array<ArrayBuffer>;
+  return located(value, () => {
+    write(value, 0);
+    return buf.slice(0, at);
+  });
+}
+
+/** Canonical bytes of an object and where one member sits in them: see {@link canonicalBytesCut}. */
+export interface CanonicalCut {
+  /** canonical(value). */
+  readonly bytes: Uint8Array<ArrayBuffer>;
+  /**
+   * Byte range `[start, end)` of the member at the path, with one adjacent comma, so that
+   * `bytes[0, start) + bytes[end, ...)` is canonical(value without that member); null when the
+   * path names no member.
+   */
+  readonly cut: readonly [number, number] | null;
+}
+
+/**
+ * Canonicalize an object once for two uses: its bytes, and the bytes of the same object with the
+ * member at `path` left out (as two slices). A record's signature covers the first and its
+ * proof_id hashes the second (path `["identity", "proof_id"]`).
+ *
+ * @example
+ * ```ts
+ * import { canonicalBytesCut } from "./canonical.ts";
+ * const { bytes, cut } = canonicalBytesCut({ a: { id: "x", n: 1n } }, ["a", "id"]);
+ * const text = new TextDecoder().decode(bytes);
+ * console.assert(text === '{"a":{"id":"x","n":1}}');
+ * console.assert(text.slice(0, cut![0]) + text.slice(cut![1]) === '{"a":{"n":1}}');
+ * ```
+ */
+export function canonicalBytesCut(value: JsonObject, path: readonly string[]): CanonicalCut {
+  if (!isPlainObject(value)) return { bytes: canonicalBytes(value), cut: null };
+  return located(value, () => {
+    const cut = writeCut(value, path, 0, 0);
+    return { bytes: buf.slice(0, at), cut };
+  });
 }

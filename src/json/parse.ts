@@ -96,15 +96,26 @@ function literal<T extends JsonValue>(word: string, value: T): T {
   return value;
 }
 
+// Exact powers of ten: 10^0 .. 10^22 are exact doubles.
+const POW10 = Array.from({ length: 23 }, (_, i) => Number("1e" + i));
+
 function parseNumber(): number | bigint {
   const start = pos;
   let c = src.charCodeAt(pos);
-  if (c === 0x2d) c = src.charCodeAt(++pos);
+  const negative = c === 0x2d;
+  if (negative) c = src.charCodeAt(++pos);
+  // Digits are accumulated while they are few enough to be exact in a double (<= 15).
+  let mantissa = 0;
+  let digits = 0;
   if (c === 0x30) {
     c = src.charCodeAt(++pos);
     if (isDigit(c)) fail("syntax_error", "numbers must not have leading zeros");
   } else if (isDigit(c)) {
-    do c = src.charCodeAt(++pos); while (isDigit(c));
+    do {
+      mantissa = mantissa * 10 + (c - 48);
+      digits++;
+      c = src.charCodeAt(++pos);
+    } while (isDigit(c));
   } else {
     if (src.startsWith("Infinity", pos)) {
       fail("non_finite_number", "-Infinity is not allowed (rule R8)", start);
@@ -112,10 +123,16 @@ function parseNumber(): number | bigint {
     unexpected("a digit after '-'");
   }
   let isFloat = false;
+  let scale = 0;
   if (c === 0x2e) {
     c = src.charCodeAt(++pos);
     if (!isDigit(c)) unexpected("a digit after the decimal point");
-    do c = src.charCodeAt(++pos); while (isDigit(c));
+    do {
+      mantissa = mantissa * 10 + (c - 48);
+      if (mantissa !== 0) digits++;
+      scale++;
+      c = src.charCodeAt(++pos);
+    } while (isDigit(c));
     isFloat = true;
   }
   if (c === 0x65 || c === 0x45) {
@@ -124,15 +141,23 @@ function parseNumber(): number | bigint {
     if (!isDigit(c)) unexpected("a digit in the exponent");
     do c = src.charCodeAt(++pos); while (isDigit(c));
     isFloat = true;
+    digits = 99; // the exponent goes through the general path
   }
-  const text = src.slice(start, pos);
   if (isFloat) {
+    // Exact mantissa and an exact power of ten: one correctly rounded division (Clinger).
+    if (digits <= 15 && scale <= 22) {
+      const x = mantissa / POW10[scale];
+      return negative ? -x : x;
+    }
+    const text = src.slice(start, pos);
     const x = Number(text);
     if (x === Infinity || x === -Infinity) {
       fail("non_finite_number", `${text} overflows a binary64 float (rule R8)`, start);
     }
     return x;
   }
+  if (digits <= 15) return BigInt(negative ? -mantissa : mantissa);
+  const text = src.slice(start, pos);
   const v = BigInt(text);
   if (text.length > 18 && (v > INT_MAX || v < INT_MIN)) {
     fail("int_out_of_range", `int ${text} is outside -2^63 .. 2^63-1 (rule R6)`, start);

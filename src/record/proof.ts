@@ -27,8 +27,6 @@ export interface Proof {
   readonly signature: string;
 }
 
-const encoder = new TextEncoder();
-
 function asBytes(key: Uint8Array): Uint8Array<ArrayBuffer> {
   return (key.buffer instanceof ArrayBuffer ? key : new Uint8Array(key)) as Uint8Array<ArrayBuffer>;
 }
@@ -77,7 +75,7 @@ export function parseProof(text: string | Uint8Array): Proof {
  */
 export async function verifySignature(proof: Proof, keyBytes: Uint8Array): Promise<boolean> {
   const bodies = canonicalBodies(proof.record as unknown as JsonObject);
-  const id = await sha256Hex(encoder.encode(bodies.idless));
+  const id = await sha256Hex(bodies.idless);
   if (id !== proof.proofId) {
     throw new RecordError(
       "proof_id_mismatch",
@@ -87,7 +85,7 @@ export async function verifySignature(proof: Proof, keyBytes: Uint8Array): Promi
       },
     );
   }
-  return await hmacSha256Verify(asBytes(keyBytes), encoder.encode(bodies.signed), proof.signature);
+  return await hmacSha256Verify(asBytes(keyBytes), bodies.signed, proof.signature);
 }
 
 /**

@@ -3,53 +3,45 @@
  *
  * @module
  */
-import { canonicalize, compareCodePoints, quoteString } from "../json/canonical.ts";
+import { canonicalBytesCut } from "../json/canonical.ts";
 import { isJsonObject, type JsonObject } from "../json/value.ts";
 import { hmacSha256Hex, sha256Hex } from "../crypto/hash.ts";
 import { assertSigningKey } from "../crypto/keys.ts";
 import { RecordError } from "../errors/errors.ts";
 import { type ProofRecord, SECTION_ORDER, type UnsignedRecord } from "./types.ts";
 
-const encoder = new TextEncoder();
-
-/** Canonical texts of a record body with and without `identity.proof_id`. */
+/** Canonical bytes of a record body with and without `identity.proof_id`. */
 export interface CanonicalBodies {
   /** canonical(body): what the signature covers. */
-  readonly signed: string;
-  /** canonical(body without identity.proof_id): what proof_id hashes. */
-  readonly idless: string;
+  readonly signed: Uint8Array<ArrayBuffer>;
+  /**
+   * canonical(body without identity.proof_id), as one or two slices of `signed`: what proof_id
+   * hashes.
+   */
+  readonly idless: readonly Uint8Array<ArrayBuffer>[];
 }
 
+const PROOF_ID_PATH = ["identity", "proof_id"] as const;
+
 /**
- * Canonicalize a record body once for both uses: each top-level section is written once and
- * the two forms differ only in `identity`.
+ * Canonicalize a record body once for both uses: the body is written once, and the form without
+ * `identity.proof_id` is the same bytes with that member cut out.
  *
  * @example
  * ```ts
  * import { canonicalBodies } from "./sign.ts";
  * const b = canonicalBodies({ identity: { proof_id: "x", a: 1n }, signature: { signature: "s" } });
- * console.assert(b.signed === '{"identity":{"a":1,"proof_id":"x"}}' && b.idless === '{"identity":{"a":1}}');
+ * const text = (parts: readonly Uint8Array[]) => parts.map((p) => new TextDecoder().decode(p)).join("");
+ * console.assert(text([b.signed]) === '{"identity":{"a":1,"proof_id":"x"}}');
+ * console.assert(text(b.idless) === '{"identity":{"a":1}}');
  * ```
  */
 export function canonicalBodies(record: JsonObject): CanonicalBodies {
-  const keys = Object.keys(record).filter((k) => k !== "signature").sort(compareCodePoints);
-  let signed = "{";
-  let idless = "{";
-  for (let i = 0; i < keys.length; i++) {
-    const k = keys[i];
-    const sep = (i > 0 ? "," : "") + quoteString(k) + ":";
-    const v = record[k];
-    if (k === "identity" && isJsonObject(v) && Object.hasOwn(v, "proof_id")) {
-      const { proof_id: _, ...rest } = v;
-      signed += sep + canonicalize(v);
-      idless += sep + canonicalize(rest);
-    } else {
-      const c = canonicalize(v);
-      signed += sep + c;
-      idless += sep + c;
-    }
-  }
-  return { signed: signed + "}", idless: idless + "}" };
+  const { bytes, cut } = canonicalBytesCut(recordBody(record), PROOF_ID_PATH);
+  return {
+    signed: bytes,
+    idless: cut ? [bytes.subarray(0, cut[0]), bytes.subarray(cut[1])] : [bytes],
+  };
 }
 
 /**
@@ -63,7 +55,7 @@ export function canonicalBodies(record: JsonObject): CanonicalBodies {
  * ```
  */
 export async function computeProofId(record: JsonObject): Promise<string> {
-  return await sha256Hex(encoder.encode(canonicalBodies(record).idless));
+  return await sha256Hex(canonicalBodies(record).idless);
 }
 
 /**
@@ -92,9 +84,9 @@ export async function signRecord(
   for (const k of SECTION_ORDER) if (k !== "signature" && k in src) draft[k] = src[k];
   for (const k of Object.keys(src)) if (k !== "signature" && !(k in draft)) draft[k] = src[k];
   draft.identity = identityRest;
-  const proofId = await sha256Hex(encoder.encode(canonicalBodies(draft).idless));
+  const proofId = await sha256Hex(canonicalBodies(draft).idless);
   draft.identity = { proof_id: proofId, ...identityRest };
-  const signature = await hmacSha256Hex(key, encoder.encode(canonicalBodies(draft).signed));
+  const signature = await hmacSha256Hex(key, canonicalBodies(draft).signed);
   return { ...draft, signature: { signature } } as unknown as ProofRecord;
 }
 

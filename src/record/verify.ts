@@ -47,8 +47,6 @@ export interface VerifyOptions {
   key?: Uint8Array<ArrayBuffer>;
 }
 
-const encoder = new TextEncoder();
-
 function result(partial: Partial<VerifyResult>, problems: Problem[]): VerifyResult {
   return {
     verified: false,
@@ -126,7 +124,7 @@ async function verifyParsed(value: JsonValue, options: VerifyOptions): Promise<V
   } catch (e) {
     return result(partial, [...asEmpiricError(e).problems]);
   }
-  const actualId = await sha256Hex(encoder.encode(bodies.idless));
+  const actualId = await sha256Hex(bodies.idless);
   if (actualId === claimedId) {
     checks.proof_id = "pass";
   } else {
@@ -143,7 +141,7 @@ async function verifyParsed(value: JsonValue, options: VerifyOptions): Promise<V
   if (options.key) {
     demo = isDemoKey(options.key);
     const sig = ((record as JsonObject).signature as JsonObject).signature as string;
-    if (await hmacSha256Verify(options.key, encoder.encode(bodies.signed), sig)) {
+    if (await hmacSha256Verify(options.key, bodies.signed, sig)) {
       checks.signature = "pass";
     } else {
       checks.signature = "fail";

@@ -8,6 +8,20 @@ import {
   sha256Hex,
   useWebCryptoOnly,
 } from "../../src/crypto/mod.ts";
+import { toHex } from "../../src/crypto/hash.ts";
+
+async function pythonHmac(key: Uint8Array, message: Uint8Array): Promise<string> {
+  const out = await new Deno.Command("python3", {
+    args: [
+      "-c",
+      "import hmac,hashlib,sys;print(hmac.new(bytes.fromhex(sys.argv[1]),bytes.fromhex(sys.argv[2]),hashlib.sha256).hexdigest())",
+      toHex(key),
+      toHex(message),
+    ],
+  }).output();
+  assert.ok(out.success, "python3 is needed for this test");
+  return new TextDecoder().decode(out.stdout).trim();
+}
 
 const doc = JSON.parse(
   await Deno.readTextFile(new URL("../../fixtures/wire/vectors.json", import.meta.url)),
@@ -43,4 +57,24 @@ Deno.test("node:crypto and Web Crypto backends agree on every vector", async () 
   }
   useWebCryptoOnly(false);
   assert.deepEqual(results[0], results[1]);
+});
+
+Deno.test("HMAC agrees with Web Crypto for keys of every length and chunked input", async () => {
+  // RFC 2104: keys longer than the 64-byte block are hashed first; shorter ones are padded.
+  const enc = new TextEncoder();
+  const message = enc.encode("The quick brown fox jumps over the lazy dog");
+  const parts = [message.subarray(0, 10), message.subarray(10)];
+  for (const length of [0, 1, 32, 63, 64, 65, 100, 200]) {
+    const k = new Uint8Array(length).map((_, i) => (i * 7 + 3) & 0xff);
+    // Reference: Python's hmac module, which handles the empty key too.
+    const want = await pythonHmac(k, message);
+    for (const webOnly of length === 0 ? [false] : [false, true]) {
+      useWebCryptoOnly(webOnly);
+      assert.equal(await hmacSha256Hex(k, message), want, `key of ${length} bytes`);
+      assert.equal(await hmacSha256Hex(k, parts), want, `chunked, key of ${length} bytes`);
+      assert.equal(await hmacSha256Verify(k, parts, want), true);
+      assert.equal(await sha256Hex(parts), await sha256Hex(message));
+    }
+  }
+  useWebCryptoOnly(false);
 });

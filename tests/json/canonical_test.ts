@@ -1,11 +1,15 @@
 import assert from "node:assert/strict";
+import fc from "fast-check";
 import {
   canonicalBytes,
+  canonicalBytesCut,
   canonicalize,
   compareCodePoints,
   floatRepr,
+  type JsonObject,
   PyInt,
 } from "../../src/json/mod.ts";
+import { wireString, wireValue } from "../support/arbitraries.ts";
 import { WireError } from "../../src/errors/mod.ts";
 
 function rejects(v: unknown, code: string, pointer: string) {
@@ -87,4 +91,35 @@ Deno.test("floatRepr: Python repr layout at every boundary", () => {
   for (const [x, s] of cases) assert.equal(floatRepr(x), s, String(x));
   assert.throws(() => floatRepr(NaN), { code: "non_finite_number" });
   assert.throws(() => floatRepr(-Infinity), { code: "non_finite_number" });
+});
+
+Deno.test("canonicalBytesCut: the bytes around the cut are canonical(value without the member)", () => {
+  const dec = new TextDecoder();
+  const obj = fc.dictionary(wireString, wireValue, { maxKeys: 6 });
+  fc.assert(
+    fc.property(obj, obj, wireString, wireValue, (outer, inner, name, member) => {
+      const target: JsonObject = { ...inner, [name]: member };
+      const value: JsonObject = { ...outer, identity: target };
+      const { bytes, cut } = canonicalBytesCut(value, ["identity", name]);
+      assert.equal(dec.decode(bytes), canonicalize(value));
+      assert.ok(cut !== null);
+      const { [name]: _, ...rest } = target;
+      const without = dec.decode(bytes.subarray(0, cut[0])) + dec.decode(bytes.subarray(cut[1]));
+      assert.equal(without, canonicalize({ ...value, identity: rest }));
+    }),
+    { numRuns: 2_000 },
+  );
+  assert.equal(canonicalBytesCut({ identity: 1n }, ["identity", "x"]).cut, null);
+  assert.equal(canonicalBytesCut({ a: { b: 1n } }, ["a", "x"]).cut, null);
+});
+
+Deno.test("canonicalize: a getter that canonicalizes while the writer is busy", () => {
+  const inner = { b: [1n, "é"] };
+  const outer = {
+    get a() {
+      return canonicalize(inner);
+    },
+    z: 0.5,
+  };
+  assert.equal(canonicalize(outer as never), '{"a":"{\\"b\\":[1,\\"\\\\u00e9\\"]}","z":0.5}');
 });

@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import fc from "fast-check";
 import {
   decodeUtf8,
   firstInvalidUtf8,
@@ -86,4 +87,33 @@ Deno.test("prettyJson keeps floats recognisable and member order", () => {
     '{\n  "b": 50.0,\n  "a": [\n    1,\n    -0.0\n  ]\n}\n',
   );
   assert.equal(prettyJson({ s: "é" }), '{\n  "s": "é"\n}\n');
+});
+
+Deno.test("parse: number literals read exactly as Number() and BigInt() read them", () => {
+  // The parser reads short literals arithmetically; every literal must agree with the engine.
+  const digits = fc.stringMatching(/^(0|[1-9][0-9]{0,19})$/);
+  const literal = fc.tuple(
+    fc.boolean(),
+    digits,
+    fc.option(fc.stringMatching(/^[0-9]{1,24}$/)),
+    fc.option(fc.tuple(fc.constantFrom("e", "E"), fc.constantFrom("", "+", "-"), fc.nat(330))),
+  ).map(([neg, int, frac, exp]) =>
+    (neg ? "-" : "") + int + (frac === null ? "" : "." + frac) +
+    (exp === null ? "" : exp[0] + exp[1] + exp[2])
+  );
+  fc.assert(
+    fc.property(literal, (text) => {
+      const isFloat = /[.eE]/.test(text);
+      const x = Number(text);
+      if (isFloat && !Number.isFinite(x)) return;
+      if (!isFloat) {
+        const n = BigInt(text);
+        if (n > 2n ** 63n - 1n || n < -(2n ** 63n)) return;
+        assert.equal(parseJson(text), n);
+        return;
+      }
+      assert.ok(Object.is(parseJson(text), x), text);
+    }),
+    { numRuns: 20_000 },
+  );
 });
