@@ -13,11 +13,11 @@
 interface NodeHash {
   update(data: Uint8Array): NodeHash;
   digest(): Uint8Array;
+  digest(encoding: "hex"): string;
   copy(): NodeHash;
 }
 interface NodeCrypto {
   createHash(algorithm: string): NodeHash;
-  timingSafeEqual(a: Uint8Array, b: Uint8Array): boolean;
 }
 
 function loadNodeCrypto(): NodeCrypto | undefined {
@@ -109,7 +109,7 @@ function feed(h: NodeHash, data: HashInput): NodeHash {
  * ```
  */
 export async function sha256Hex(data: HashInput): Promise<string> {
-  if (nodeCrypto) return toHex(feed(nodeCrypto.createHash("sha256"), data).digest());
+  if (nodeCrypto) return feed(nodeCrypto.createHash("sha256"), data).digest("hex");
   const bytes = data instanceof Uint8Array ? data : concat(data);
   return toHex(new Uint8Array(await crypto.subtle.digest("SHA-256", bytes)));
 }
@@ -124,7 +124,8 @@ interface HmacState {
 }
 const hmacStates = new WeakMap<Uint8Array, HmacState>();
 
-function nodeHmac(c: NodeCrypto, key: Uint8Array, data: HashInput): Uint8Array {
+// Lowercase hex straight from node:crypto (cheaper than a Buffer there).
+function nodeHmacHex(c: NodeCrypto, key: Uint8Array, data: HashInput): string {
   let state = hmacStates.get(key);
   if (state === undefined) {
     const block = new Uint8Array(64);
@@ -138,7 +139,7 @@ function nodeHmac(c: NodeCrypto, key: Uint8Array, data: HashInput): Uint8Array {
     hmacStates.set(key, state);
   }
   const innerDigest = feed(state.inner.copy(), data).digest();
-  return state.outer.copy().update(innerDigest).digest();
+  return state.outer.copy().update(innerDigest).digest("hex");
 }
 
 async function hmacKey(key: Uint8Array<ArrayBuffer>): Promise<CryptoKey> {
@@ -168,14 +169,22 @@ export async function hmacSha256Hex(
   key: Uint8Array<ArrayBuffer>,
   data: HashInput,
 ): Promise<string> {
-  if (nodeCrypto) return toHex(nodeHmac(nodeCrypto, key, data));
+  if (nodeCrypto) return nodeHmacHex(nodeCrypto, key, data);
   const bytes = data instanceof Uint8Array ? data : concat(data);
   const sig = await crypto.subtle.sign("HMAC", await hmacKey(key), bytes);
   return toHex(new Uint8Array(sig));
 }
 
+// Compare two strings of equal length without an early exit.
+function equalInConstantTime(a: string, b: string): boolean {
+  if (a.length !== b.length) return false;
+  let diff = 0;
+  for (let i = 0; i < a.length; i++) diff |= a.charCodeAt(i) ^ b.charCodeAt(i);
+  return diff === 0;
+}
+
 /**
- * Check an HMAC-SHA256 in constant time (Web Crypto `verify`).
+ * Check an HMAC-SHA256 (lowercase hex) in constant time.
  *
  * @example
  * ```ts
@@ -191,9 +200,7 @@ export async function hmacSha256Verify(
   expectedHex: string,
 ): Promise<boolean> {
   if (!/^[0-9a-f]{64}$/.test(expectedHex)) return false;
-  if (nodeCrypto) {
-    return nodeCrypto.timingSafeEqual(nodeHmac(nodeCrypto, key, data), fromHex(expectedHex));
-  }
+  if (nodeCrypto) return equalInConstantTime(nodeHmacHex(nodeCrypto, key, data), expectedHex);
   const bytes = data instanceof Uint8Array ? data : concat(data);
   return await crypto.subtle.verify("HMAC", await hmacKey(key), fromHex(expectedHex), bytes);
 }
