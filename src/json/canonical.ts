@@ -222,14 +222,17 @@ function writeKey(q: QuotedKey): void {
   at += n + 1;
 }
 
-// Objects of one shape (same keys in the same order) repeat at the same depth: evidence entries,
-// PROV entities. The last shape seen at each depth keeps its sorted order as a permutation of the
-// object's own order, so members are read with one Object.values call instead of keyed loads.
+// Objects of one shape (same keys in the same order) repeat: evidence entries, PROV entities,
+// the sections of every record. A small cache per depth keeps each recent shape's sorted order
+// as a permutation of the object's own order, so members are read with one Object.values call
+// instead of keyed loads, and sorted once.
 interface Shape {
   readonly keys: string[];
   readonly quoted: QuotedKey[];
   readonly order: number[];
 }
+const SHAPE_WAYS = 16;
+const SHAPE_MAX_KEYS = 64;
 const shapes: (Shape | undefined)[] = [];
 
 function sameKeys(a: string[], b: string[]): boolean {
@@ -239,8 +242,12 @@ function sameKeys(a: string[], b: string[]): boolean {
 }
 
 function shapeOf(keys: string[], depth: number): Shape {
-  const cached = shapes[depth];
-  if (cached !== undefined && sameKeys(keys, cached.keys)) return cached;
+  const base = depth * SHAPE_WAYS;
+  for (let w = 0; w < SHAPE_WAYS; w++) {
+    const cached = shapes[base + w];
+    if (cached === undefined) break;
+    if (sameKeys(keys, cached.keys)) return cached;
+  }
   const order = keys.map((_, i) => i);
   order.sort((i, j) => (keys[i] < keys[j] ? -1 : keys[i] > keys[j] ? 1 : 0));
   // UTF-16 order differs from code point order only with surrogates.
@@ -248,7 +255,8 @@ function shapeOf(keys: string[], depth: number): Shape {
     order.sort((i, j) => compareCodePoints(keys[i], keys[j]));
   }
   const shape = { keys, quoted: order.map((i) => quotedKey(keys[i])), order };
-  shapes[depth] = shape;
+  for (let w = SHAPE_WAYS - 1; w > 0; w--) shapes[base + w] = shapes[base + w - 1];
+  shapes[base] = shape;
   return shape;
 }
 
@@ -306,13 +314,21 @@ function write(v: unknown, depth: number): void {
         writeAscii("{}");
         return;
       }
-      const values = Object.values(obj);
       writeByte(0x7b);
       if (n === 1) {
         writeKey(quotedKey(keys[0]));
-        write(values[0], depth + 1);
+        write(obj[keys[0]], depth + 1);
+      } else if (n > SHAPE_MAX_KEYS) {
+        // A large object (a PROV entity map): sort its keys, read members by name.
+        const sorted = sortedKeys(obj);
+        for (let i = 0; i < n; i++) {
+          if (i > 0) writeByte(0x2c);
+          writeKey(quotedKey(sorted[i]));
+          write(obj[sorted[i]], depth + 1);
+        }
       } else {
         const shape = shapeOf(keys, depth);
+        const values = Object.values(obj);
         const quoted = shape.quoted;
         const order = shape.order;
         for (let i = 0; i < n; i++) {

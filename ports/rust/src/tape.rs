@@ -79,27 +79,32 @@ pub(crate) struct Tape<'a> {
 /// A key of an object being parsed.
 #[derive(Clone, Copy)]
 struct Key {
-    /// The first eight bytes of the key, big-endian and zero-padded: comparing these first
+    /// The first sixteen bytes of the key, big-endian and zero-padded: comparing these first
     /// orders keys as comparing the whole keys does, when they differ.
-    prefix: u64,
+    prefix: (u64, u64),
+    /// The key's length in bytes.
+    len: usize,
     /// The key's node index.
     node: usize,
     /// The key's byte offset in the input.
     offset: usize,
 }
 
+/// Bytes of a key held in [`Key::prefix`].
+const PREFIX_LEN: usize = 16;
+
 impl Key {
     #[inline]
-    fn prefix_of(key: &str) -> u64 {
+    fn prefix_of(key: &str) -> (u64, u64) {
         let bytes = key.as_bytes();
-        if let Some(&head) = bytes.first_chunk::<8>() {
-            return u64::from_be_bytes(head);
+        if let Some(&head) = bytes.first_chunk::<PREFIX_LEN>() {
+            let head = u128::from_be_bytes(head);
+            return ((head >> 64) as u64, head as u64);
         }
-        bytes
-            .iter()
-            .chain(std::iter::repeat(&0))
-            .take(8)
-            .fold(0, |acc, &b| acc << 8 | u64::from(b))
+        let mut head = [0u8; PREFIX_LEN];
+        head[..bytes.len()].copy_from_slice(bytes);
+        let head = u128::from_be_bytes(head);
+        ((head >> 64) as u64, head as u64)
     }
 }
 
@@ -214,18 +219,34 @@ impl<'a> Builder<'a> {
         }
     }
 
+    /// Orders two keys by their text (code point order, as their UTF-8 bytes).
+    #[inline]
+    fn key_order(&self, a: &Key, b: &Key) -> std::cmp::Ordering {
+        a.prefix.cmp(&b.prefix).then_with(|| {
+            if a.len <= PREFIX_LEN || b.len <= PREFIX_LEN {
+                // Equal prefixes and one key within its prefix: that key is a prefix of the
+                // other (the padding matched NUL bytes), so the shorter one comes first.
+                a.len.cmp(&b.len)
+            } else {
+                let tail = |k: &Key| self.key_text(k.node).as_bytes().get(PREFIX_LEN..);
+                tail(a).cmp(&tail(b))
+            }
+        })
+    }
+
     /// Sorts `keys` by key text then offset; returns the earliest second occurrence of a key.
     fn first_duplicate(&self, keys: &mut [Key]) -> Option<Key> {
-        keys.sort_unstable_by(|a, b| {
-            a.prefix
-                .cmp(&b.prefix)
-                .then_with(|| self.key_text(a.node).cmp(self.key_text(b.node)))
-                .then(a.offset.cmp(&b.offset))
-        });
+        if keys
+            .windows(2)
+            .all(|pair| self.key_order(&pair[0], &pair[1]).is_lt())
+        {
+            // Already strictly in order (the usual case for canonical input): no duplicates.
+            return None;
+        }
+        keys.sort_unstable_by(|a, b| self.key_order(a, b).then(a.offset.cmp(&b.offset)));
         let mut first: Option<Key> = None;
         for pair in keys.windows(2) {
-            if pair[0].prefix == pair[1].prefix
-                && self.key_text(pair[0].node) == self.key_text(pair[1].node)
+            if self.key_order(&pair[0], &pair[1]).is_eq()
                 && first.is_none_or(|f| pair[1].offset < f.offset)
             {
                 first = Some(pair[1]);
@@ -409,6 +430,7 @@ impl<'a> Builder<'a> {
         let text = self.parse_string()?;
         self.keys.push(Key {
             prefix: Key::prefix_of(text.as_str()),
+            len: text.as_str().len(),
             node: self.nodes.len(),
             offset,
         });
