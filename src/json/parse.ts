@@ -13,6 +13,7 @@ import type { TextPosition } from "../errors/errors.ts";
 import { WireError } from "../errors/errors.ts";
 import type { ErrorCode } from "../errors/codes.ts";
 import { MAX_DEPTH } from "./canonical.ts";
+import { beginParse, type Layout, layoutAt, learnLayout } from "./layout.ts";
 import { INT_MAX, INT_MIN, type JsonArray, type JsonObject, type JsonValue } from "./value.ts";
 
 // Parser state. Parsing is synchronous, so module-level state is safe and fast.
@@ -307,15 +308,73 @@ function parseArray(): JsonArray {
   }
 }
 
+// Match a template key at the opening quote at `pos`, and move past it.
+function matchKey(k: string): boolean {
+  const at = pos + 1;
+  if (src.charCodeAt(at + k.length) !== 0x22 || !src.startsWith(k, at)) return false;
+  pos = at + k.length + 1;
+  return true;
+}
+
+// Values collected for a template object, one array per depth (reused).
+const collected: JsonValue[][] = [];
+
 function parseObject(): JsonObject {
   enter();
-  const out: JsonObject = {};
   skipWs();
   if (src.charCodeAt(pos) === 0x7d) {
     pos++;
     depth--;
-    return out;
+    return {};
   }
+  // A known layout of this depth whose first key is the one here (see layout.ts).
+  let layout: Layout | undefined;
+  if (src.charCodeAt(pos) === 0x22) {
+    for (let w = 0; (layout = layoutAt(depth, w)) !== undefined; w++) {
+      if (layout.build !== undefined && matchKey(layout.keys[0])) break;
+    }
+  }
+  if (layout === undefined) return parseMembers({}, []);
+  const keys = layout.keys;
+  const n = keys.length;
+  const values = collected[depth] ?? (collected[depth] = []);
+  let i = 0;
+  for (;;) {
+    skipWs();
+    if (src.charCodeAt(pos) !== 0x3a) unexpected("':' after an object key");
+    pos++;
+    values[i++] = parseValue();
+    skipWs();
+    const c = src.charCodeAt(pos);
+    if (c === 0x7d && i === n) {
+      pos++;
+      depth--;
+      const out = layout.build!(values);
+      values.length = 0;
+      return out;
+    }
+    if (c === 0x2c) {
+      pos++;
+      skipWs();
+      if (i < n && src.charCodeAt(pos) === 0x22 && matchKey(keys[i])) continue;
+    }
+    // The object leaves the layout here: keep what was read and go on member by member.
+    const out: JsonObject = {};
+    for (let j = 0; j < i; j++) out[keys[j]] = values[j];
+    values.length = 0;
+    if (c === 0x7d) {
+      pos++;
+      depth--;
+      return out;
+    }
+    if (c !== 0x2c) unexpected("',' or '}' after an object member");
+    return parseMembers(out, undefined);
+  }
+}
+
+// Parse members one by one into `out` (at the first key). `keys` collects the key sequence of an
+// object read from its start, to learn its layout.
+function parseMembers(out: JsonObject, keys: string[] | undefined): JsonObject {
   for (;;) {
     skipWs();
     if (src.charCodeAt(pos) !== 0x22) unexpected("a string key");
@@ -339,6 +398,7 @@ function parseObject(): JsonObject {
     } else {
       out[key] = value;
     }
+    keys?.push(key);
     skipWs();
     const c = src.charCodeAt(pos);
     if (c === 0x2c) {
@@ -347,6 +407,7 @@ function parseObject(): JsonObject {
     }
     if (c === 0x7d) {
       pos++;
+      if (keys !== undefined) learnLayout(keys, depth);
       depth--;
       return out;
     }
@@ -423,6 +484,7 @@ export function parseJson(input: string | Uint8Array): JsonValue {
   src = typeof input === "string" ? input : decodeUtf8(input);
   pos = 0;
   depth = 0;
+  beginParse();
   try {
     const value = parseValue();
     skipWs();
@@ -430,6 +492,9 @@ export function parseJson(input: string | Uint8Array): JsonValue {
       fail("syntax_error", `unexpected ${describeAt(pos)} after the JSON value`);
     }
     return value;
+  } catch (e) {
+    collected.length = 0; // drop values of the failed parse
+    throw e;
   } finally {
     src = "";
   }

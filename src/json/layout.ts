@@ -1,0 +1,108 @@
+/**
+ * Object layouts for the parser: records repeat the same objects again and again (every
+ * evidence entry, every PROV entity, every record's sections), always with the same keys in the
+ * same order. A layout seen twice at one nesting depth gets a template: the parser then checks
+ * each key against the source text without slicing it out, collects the values, and builds the
+ * object with its final shape in one step through a small generated constructor.
+ *
+ * The cache is bounded (a few layouts per depth, a cap on generated constructors per parse and in
+ * all), holds only keys of printable ASCII without `"` or `\` (so equal source characters mean an
+ * equal key, and the generated code cannot be anything but an object literal), and never holds
+ * `__proto__`. Where code generation is forbidden (a Content Security Policy in a browser) the
+ * parser simply goes member by member.
+ *
+ * @module
+ */
+import type { JsonObject, JsonValue } from "./value.ts";
+
+/** A key sequence and, once it has repeated, the constructor that builds such objects. */
+export interface Layout {
+  /** The keys, in source order (distinct). */
+  readonly keys: readonly string[];
+  /** Builds the object from values in key order; absent until the layout has repeated. */
+  build: ((values: readonly JsonValue[]) => JsonObject) | undefined;
+  /** Times this layout was learned (seen member by member). */
+  seen: number;
+}
+
+const WAYS = 8;
+const MAX_KEYS = 32;
+const MAX_BUILDERS_PER_PARSE = 16;
+const MAX_BUILDERS = 4096;
+const TEMPLATE_KEY = /^[\x20\x21\x23-\x5b\x5d-\x7e]*$/;
+
+const layouts: (Layout | undefined)[] = [];
+let enabled = true;
+let builtThisParse = 0;
+let builtInAll = 0;
+
+function compile(
+  keys: readonly string[],
+): ((values: readonly JsonValue[]) => JsonObject) | undefined {
+  if (!enabled || builtThisParse >= MAX_BUILDERS_PER_PARSE || builtInAll >= MAX_BUILDERS) {
+    return undefined;
+  }
+  try {
+    // Keys are printable ASCII without quote or backslash: JSON.stringify quotes them as plain
+    // string literals, so the body is one object literal of `v[i]` reads.
+    const members = keys.map((k, i) => `${JSON.stringify(k)}:v[${i}]`).join(",");
+    const build = new Function("v", `return {${members}};`) as (
+      values: readonly JsonValue[],
+    ) => JsonObject;
+    builtThisParse++;
+    builtInAll++;
+    return build;
+  } catch {
+    enabled = false; // no code generation here
+    return undefined;
+  }
+}
+
+/**
+ * Turn templates off (`false`) or back on; off, the parser reads every object member by member.
+ * For tests and differential checks.
+ *
+ * @example
+ * ```ts
+ * import { useLayouts } from "./layout.ts";
+ * useLayouts(false);
+ * useLayouts(true);
+ * ```
+ */
+export function useLayouts(on: boolean): void {
+  enabled = on;
+  layouts.length = 0;
+}
+
+/** Start of one parse: resets the per-parse budget of generated constructors. */
+export function beginParse(): void {
+  builtThisParse = 0;
+}
+
+/**
+ * The templates to try for an object at `depth`, most recent first (slot `way` of `WAYS`);
+ * undefined past the last one.
+ */
+export function layoutAt(depth: number, way: number): Layout | undefined {
+  return way < WAYS ? layouts[depth * WAYS + way] : undefined;
+}
+
+/**
+ * Note the key sequence of an object parsed member by member at `depth`. The second time a
+ * sequence is seen there, it gets a constructor.
+ */
+export function learnLayout(keys: readonly string[], depth: number): void {
+  if (keys.length === 0 || keys.length > MAX_KEYS || !enabled) return;
+  const base = depth * WAYS;
+  for (let w = 0; w < WAYS; w++) {
+    const known = layouts[base + w];
+    if (known === undefined) break;
+    if (known.keys.length === keys.length && known.keys.every((k, i) => k === keys[i])) {
+      if (known.build === undefined && ++known.seen >= 2) known.build = compile(known.keys);
+      return;
+    }
+  }
+  for (const k of keys) if (k === "__proto__" || !TEMPLATE_KEY.test(k)) return;
+  for (let w = WAYS - 1; w > 0; w--) layouts[base + w] = layouts[base + w - 1];
+  layouts[base] = { keys, build: undefined, seen: 1 };
+}
