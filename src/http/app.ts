@@ -94,14 +94,6 @@ const SECURITY_HEADERS: [string, string][] = [
 
 const API_CSP = "default-src 'none'; frame-ancestors 'none'";
 
-// Every header of a JSON answer but the request id, set when the response is built.
-const JSON_HEADERS: Record<string, string> = {
-  "content-type": "application/json",
-  ...Object.fromEntries(SECURITY_HEADERS),
-  "content-security-policy": API_CSP,
-  "cache-control": "no-store",
-};
-
 function honoPath(route: RouteConfig): string {
   return route.path.replace(/\{([^}]+)\}/g, ":$1");
 }
@@ -191,14 +183,11 @@ export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
     }
     const res = c.res;
     res.headers.set("x-request-id", requestId);
-    // JSON answers are built with these headers already (the hot path); others get them here.
-    if (!res.headers.has("x-content-type-options")) {
-      for (const [k, v] of SECURITY_HEADERS) res.headers.set(k, v);
-      if (!res.headers.has("content-security-policy")) {
-        res.headers.set("content-security-policy", API_CSP);
-      }
-      if (!res.headers.has("cache-control")) res.headers.set("cache-control", "no-store");
+    for (const [k, v] of SECURITY_HEADERS) res.headers.set(k, v);
+    if (!res.headers.has("content-security-policy")) {
+      res.headers.set("content-security-policy", API_CSP);
     }
+    if (!res.headers.has("cache-control")) res.headers.set("cache-control", "no-store");
     // The request line, written directly (the hot path): same members as logger.log would give.
     const remote = c.env?.remoteAddr?.hostname;
     deps.logger.line(
@@ -277,7 +266,7 @@ export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
   const json = (value: unknown, status = 200, headers: Record<string, string> = {}) =>
     new Response(JSON.stringify(value), {
       status,
-      headers: { ...JSON_HEADERS, ...headers },
+      headers: { "content-type": "application/json", ...headers },
     });
 
   operation(ROUTES.verify, async (c, { body }) => {
