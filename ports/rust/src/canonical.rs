@@ -119,6 +119,8 @@ pub(crate) fn write_value(
 }
 
 const HEX: &[u8; 16] = b"0123456789abcdef";
+const LO: u64 = 0x0101_0101_0101_0101;
+const HI: u64 = 0x8080_8080_8080_8080;
 
 /// How each byte is written inside a string: 0 as itself, `u` as `\u00xx`, a letter or
 /// punctuation as that short escape, 1 for the lead byte of a non-ASCII character, 2 for a
@@ -166,6 +168,21 @@ pub(crate) fn write_string(out: &mut Vec<u8>, s: &str) {
     let mut run = 0;
     let mut i = 0;
     while i < bytes.len() {
+        if let Some(chunk) = bytes.get(i..i + 8) {
+            // Eight bytes at a time up to one that is written otherwise.
+            let x = crate::tape::word(chunk);
+            let special = (x & HI)
+                | crate::tape::bytes_equal(x, b'"')
+                | crate::tape::bytes_equal(x, b'\\')
+                | crate::tape::bytes_equal(x, 0x7f)
+                | (x.wrapping_sub(LO * 0x20) & !x & HI);
+            if special == 0 {
+                i += 8;
+                continue;
+            }
+            // The lowest flagged byte is exact (a false flag only sits above a true one).
+            i += (special.trailing_zeros() / 8) as usize;
+        }
         let escape = ESCAPE[usize::from(bytes[i])];
         if escape == 0 {
             i += 1;
@@ -224,7 +241,7 @@ pub(crate) fn write_int(out: &mut Vec<u8>, value: i64) {
 }
 
 /// Writes a finite float as Python's `repr` (rule R7): the shortest round-tripping digits
-/// (from Ryu), in fixed notation when the decimal exponent is in -4..16, otherwise in
+/// (from Zmij), in fixed notation when the decimal exponent is in -4..16, otherwise in
 /// exponent notation with a sign and at least two exponent digits.
 pub(crate) fn write_float(out: &mut Vec<u8>, value: f64) -> Result<(), Error> {
     if !value.is_finite() {
@@ -240,10 +257,10 @@ pub(crate) fn write_float(out: &mut Vec<u8>, value: f64) -> Result<(), Error> {
         out.extend_from_slice(b"0.0");
         return Ok(());
     }
-    let mut buffer = ryu::Buffer::new();
+    let mut buffer = zmij::Buffer::new();
     let shortest = buffer.format_finite(value.abs());
-    // Ryu writes fixed notation with at least one fractional digit for decimal exponents
-    // -5..=15, like Python does for -4..=15: such output is already canonical.
+    // Zmij (like Ryu) writes fixed notation with at least one fractional digit for decimal
+    // exponents -5..=15, like Python does for -4..=15: such output is already canonical.
     if !shortest.contains('e') && !shortest.starts_with("0.0000") {
         out.extend_from_slice(shortest.as_bytes());
         return Ok(());
@@ -297,7 +314,7 @@ impl Digits {
         &self.buf[..self.len]
     }
 
-    /// Splits a positive number text like `123.45`, `0.0001`, `1e16` or `1.5e-7` (Ryu's
+    /// Splits a positive number text like `123.45`, `0.0001`, `1e16` or `1.5e-7` (Zmij's
     /// layouts) into its significant digits and the decimal exponent of the first digit.
     fn of(text: &str) -> (Digits, i32) {
         let (mantissa, exp) = match text.split_once(['e', 'E']) {

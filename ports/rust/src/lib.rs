@@ -45,6 +45,7 @@
 mod canonical;
 mod error;
 mod parse;
+mod pipeline;
 mod record;
 mod tape;
 mod value;
@@ -60,8 +61,3 @@ pub use record::{
     Verified, DEMO_KEY, MIN_SIGNING_KEY_LEN, RECORD_SECTIONS,
 };
 pub use value::CanonicalValue;
-
-#[doc(hidden)]
-pub fn __tape_only(bytes: &[u8]) -> usize {
-    parse::read_bytes(bytes, MAX_DEPTH).map(|t| t.nodes.len()).unwrap_or(0)
-}

@@ -13,7 +13,7 @@ use crate::parse::{parse, parse_bytes, read_bytes, MAX_DEPTH};
 use crate::tape::{self, Tape};
 use crate::value::CanonicalValue;
 
-type HmacSha256 = Hmac<Sha256>;
+pub(crate) type HmacSha256 = Hmac<Sha256>;
 
 /// The shortest key [`sign_canonical`] and [`sign_record`] accept, in bytes. Verifying accepts
 /// keys of any length.
@@ -62,7 +62,7 @@ pub fn hmac_sha256_hex(key: &[u8], bytes: &[u8]) -> String {
     hex::encode(hmac_sha256(key, bytes))
 }
 
-fn new_mac(key: &[u8]) -> HmacSha256 {
+pub(crate) fn new_mac(key: &[u8]) -> HmacSha256 {
     // HMAC takes keys of any length, so this never fails; the fallback keeps it panic-free.
     HmacSha256::new_from_slice(key)
         .unwrap_or_else(|_| HmacSha256::new_from_slice(&[]).unwrap_or_else(|_| unreachable!()))
@@ -125,9 +125,9 @@ fn as_record(value: &CanonicalValue) -> Result<&BTreeMap<String, CanonicalValue>
 
 /// The canonical body of a record (the record without its `signature` member), and where
 /// in it the `"proof_id":"..."` member of `identity` sits, with one adjacent comma.
-struct Body {
-    bytes: Vec<u8>,
-    proof_id_member: Option<Range<usize>>,
+pub(crate) struct Body {
+    pub(crate) bytes: Vec<u8>,
+    pub(crate) proof_id_member: Option<Range<usize>>,
 }
 
 /// The bytes to cut to remove member `k` (of `count`) of an object: the member with the comma
@@ -191,49 +191,12 @@ impl Body {
     /// The same bytes as [`Body::of`], written from a tape whose root is an object.
     fn of_tape(tape: &Tape<'_>, input_len: usize) -> Result<Body, Error> {
         // Canonical text is rarely longer than its source.
-        let mut bytes = Vec::with_capacity(input_len + 64);
-        let mut proof_id_member = None;
-        bytes.push(b'{');
-        let mut first = true;
-        for &key in tape.members(0).unwrap_or_default() {
-            let name = tape.key(key);
-            if name == "signature" {
-                continue;
-            }
-            if !first {
-                bytes.push(b',');
-            }
-            first = false;
-            write_string(&mut bytes, name);
-            bytes.push(b':');
-            match tape.members(key + 1) {
-                Some(identity) if name == "identity" => {
-                    bytes.push(b'{');
-                    let count = identity.len();
-                    for (k, &member) in identity.iter().enumerate() {
-                        let comma = bytes.len();
-                        if k > 0 {
-                            bytes.push(b',');
-                        }
-                        let start = bytes.len();
-                        write_string(&mut bytes, tape.key(member));
-                        bytes.push(b':');
-                        tape.write_canonical(&mut bytes, member + 1, 2)?;
-                        if tape.key(member) == "proof_id" {
-                            proof_id_member =
-                                Some(member_span(k, count, comma, start, bytes.len()));
-                        }
-                    }
-                    bytes.push(b'}');
-                }
-                _ => tape.write_canonical(&mut bytes, key + 1, 1)?,
-            }
-        }
-        bytes.push(b'}');
-        Ok(Body {
-            bytes,
-            proof_id_member,
-        })
+        let mut body = Body {
+            bytes: Vec::with_capacity(input_len + 64),
+            proof_id_member: None,
+        };
+        write_body_part(tape, &mut body, None, false)?;
+        Ok(body)
     }
 
     /// SHA-256 of the body without `identity.proof_id`.
@@ -248,6 +211,91 @@ impl Body {
         }
         hasher.finalize().into()
     }
+}
+
+/// Where the writing of a record body is cut in two: inside the array or object value of
+/// the record's member `section` (its index among the root's members, in key order; never
+/// `identity` or `signature`), before its element or member `child` (at least 1).
+pub(crate) struct BodyCut {
+    pub(crate) section: usize,
+    pub(crate) child: usize,
+}
+
+/// Appends the canonical body of a record from a tape whose root is an object to `body`:
+/// all of it without a cut, else the part before the cut or (with `second`) the part from
+/// the cut on.
+pub(crate) fn write_body_part(
+    tape: &Tape<'_>,
+    body: &mut Body,
+    cut: Option<&BodyCut>,
+    second: bool,
+) -> Result<(), Error> {
+    let members = tape.members(0).unwrap_or_default();
+    let sections = match (cut, second) {
+        (None, _) => members,
+        (Some(cut), false) => members.get(..cut.section).unwrap_or_default(),
+        (Some(cut), true) => members.get(cut.section + 1..).unwrap_or_default(),
+    };
+    let bytes = &mut body.bytes;
+    // The part after a cut always follows bytes written already.
+    let mut first = !second;
+    if let (Some(cut), true) = (cut, second) {
+        if let Some(&key) = members.get(cut.section) {
+            tape.write_children(bytes, key + 1, 1, cut.child..usize::MAX)?;
+            bytes.push(tape.brackets(key + 1).1);
+        }
+    } else {
+        bytes.push(b'{');
+    }
+    for &key in sections {
+        let name = tape.key(key);
+        if name == "signature" {
+            continue;
+        }
+        if !first {
+            bytes.push(b',');
+        }
+        first = false;
+        write_string(bytes, name);
+        bytes.push(b':');
+        match tape.members(key + 1) {
+            Some(identity) if name == "identity" => {
+                bytes.push(b'{');
+                let count = identity.len();
+                for (k, &member) in identity.iter().enumerate() {
+                    let comma = bytes.len();
+                    if k > 0 {
+                        bytes.push(b',');
+                    }
+                    let start = bytes.len();
+                    write_string(bytes, tape.key(member));
+                    bytes.push(b':');
+                    tape.write_canonical(bytes, member + 1, 2)?;
+                    if tape.key(member) == "proof_id" {
+                        body.proof_id_member =
+                            Some(member_span(k, count, comma, start, bytes.len()));
+                    }
+                }
+                bytes.push(b'}');
+            }
+            _ => tape.write_canonical(bytes, key + 1, 1)?,
+        }
+    }
+    match (cut, second) {
+        (Some(cut), false) => {
+            if let Some(&key) = members.get(cut.section) {
+                if !first {
+                    bytes.push(b',');
+                }
+                write_string(bytes, tape.key(key));
+                bytes.push(b':');
+                bytes.push(tape.brackets(key + 1).0);
+                tape.write_children(bytes, key + 1, 1, 0..cut.child)?;
+            }
+        }
+        _ => bytes.push(b'}'),
+    }
+    Ok(())
 }
 
 /// The proof_id of a record: SHA-256 of the canonical record without its `signature` member
@@ -609,7 +657,26 @@ pub fn verify_signature(proof: &Proof, key_bytes: &[u8]) -> Result<bool, Error> 
 ///
 /// The first failing check's code, as listed above.
 pub fn verify_record(text: &str, key_bytes: Option<&[u8]>) -> Result<(), Error> {
+    if let Some(result) = verify_in_parallel(text.as_bytes(), Some(text), key_bytes) {
+        return result.map(drop);
+    }
     verify_tape(&tape::read(text, MAX_DEPTH)?, text.len(), key_bytes).map(drop)
+}
+
+/// Records from this size on are verified on two threads when the machine has two CPUs.
+const PARALLEL_VERIFY_MIN: usize = 256 * 1024;
+
+/// Verifies a large record on two threads ([`crate::pipeline`]); `None` when the record is
+/// small or must be verified sequentially.
+fn verify_in_parallel(
+    bytes: &[u8],
+    text: Option<&str>,
+    key_bytes: Option<&[u8]>,
+) -> Option<Result<Verified, Error>> {
+    if bytes.len() < PARALLEL_VERIFY_MIN || !has_spare_cpu() {
+        return None;
+    }
+    crate::pipeline::verify(bytes, text, key_bytes)
 }
 
 /// Like [`verify_record`] for bytes (`invalid_utf8` when they are not UTF-8), returning a
@@ -628,6 +695,9 @@ pub fn verify_record(text: &str, key_bytes: Option<&[u8]>) -> Result<(), Error> 
 ///
 /// As [`verify_record`], plus `invalid_utf8`.
 pub fn verify_record_bytes(bytes: &[u8], key_bytes: Option<&[u8]>) -> Result<Verified, Error> {
+    if let Some(result) = verify_in_parallel(bytes, None, key_bytes) {
+        return result;
+    }
     verify_tape(&read_bytes(bytes, MAX_DEPTH)?, bytes.len(), key_bytes)
 }
 
@@ -680,10 +750,23 @@ impl Verified {
     }
 }
 
-fn verify_tape(
+pub(crate) fn verify_tape(
     tape: &Tape<'_>,
     input_len: usize,
     key_bytes: Option<&[u8]>,
+) -> Result<Verified, Error> {
+    verify_tape_with(tape, key_bytes, |stored_signature| {
+        let body = Body::of_tape(tape, input_len)?;
+        Ok(hash_body(&body, key_bytes, stored_signature))
+    })
+}
+
+/// Verifies a parsed record; `hash` computes the proof_id hash of the body and, with a key,
+/// whether the signature (given as its stored hex) matches.
+pub(crate) fn verify_tape_with(
+    tape: &Tape<'_>,
+    key_bytes: Option<&[u8]>,
+    hash: impl FnOnce(&str) -> Result<([u8; 32], Option<bool>), Error>,
 ) -> Result<Verified, Error> {
     let Some(members) = tape.members(0) else {
         return Err(structure(format!(
@@ -709,8 +792,7 @@ fn verify_tape(
         _ => ("", ""),
     };
     check_shape(&keys, identity, signature)?;
-    let body = Body::of_tape(tape, input_len)?;
-    let (computed_id, signature_ok) = hash_body(&body, key_bytes, stored_signature);
+    let (computed_id, signature_ok) = hash(stored_signature)?;
     check_id(stored_id, &computed_id)?;
     if signature_ok == Some(false) {
         return Err(signature_mismatch());

@@ -94,17 +94,69 @@ struct Key {
 const PREFIX_LEN: usize = 16;
 
 impl Key {
+    /// The prefix of a key of `len` bytes whose bytes start `window` (which may go on past
+    /// the key).
     #[inline]
-    fn prefix_of(key: &str) -> (u64, u64) {
-        let bytes = key.as_bytes();
-        if let Some(&head) = bytes.first_chunk::<PREFIX_LEN>() {
-            let head = u128::from_be_bytes(head);
-            return ((head >> 64) as u64, head as u64);
-        }
-        let mut head = [0u8; PREFIX_LEN];
-        head[..bytes.len()].copy_from_slice(bytes);
-        let head = u128::from_be_bytes(head);
+    fn prefix_of(window: &[u8], len: usize) -> (u64, u64) {
+        let head = match window.first_chunk::<PREFIX_LEN>() {
+            Some(&head) => u128::from_be_bytes(head),
+            None => window
+                .iter()
+                .chain(std::iter::repeat(&0))
+                .take(PREFIX_LEN)
+                .fold(0, |acc, &b| acc << 8 | u128::from(b)),
+        };
+        let head = match len {
+            0 => 0,
+            1..PREFIX_LEN => head & !(u128::MAX >> (len * 8)),
+            _ => head,
+        };
         ((head >> 64) as u64, head as u64)
+    }
+}
+
+/// The number of object shapes remembered.
+const SHAPE_SLOTS: usize = 16;
+
+/// Object shapes are remembered from this many objects on.
+const SHAPE_AFTER: usize = 64;
+
+/// The most keys an object may have for its shape to be remembered.
+const SHAPE_KEYS: usize = 32;
+
+/// How the keys of objects of one shape sort: objects of many records repeat a few shapes
+/// (the same keys in the same order), and sorting them once is enough.
+#[derive(Default)]
+struct Shape {
+    /// The prefix and length of each key, in input order; the keys are at most
+    /// [`PREFIX_LEN`] bytes, so these are the keys themselves.
+    keys: Vec<((u64, u64), usize)>,
+    /// The input positions of the keys in key order.
+    order: Vec<usize>,
+}
+
+impl Shape {
+    /// The cache slot for objects with these keys (in input order), or `None` when their
+    /// shape is not remembered: too few or too many keys, or a key longer than a prefix.
+    fn slot(keys: &[Key]) -> Option<usize> {
+        if !(2..=SHAPE_KEYS).contains(&keys.len()) || keys.iter().any(|k| k.len > PREFIX_LEN) {
+            return None;
+        }
+        let first = keys.first()?;
+        let hash = (first.prefix.0 ^ first.prefix.1.rotate_left(29) ^ keys.len() as u64)
+            .wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        Some((hash >> 60) as usize % SHAPE_SLOTS)
+    }
+
+    /// The input positions of `keys` in key order, if this is their shape.
+    fn order_of(&self, keys: &[Key]) -> Option<&[usize]> {
+        let same = self.keys.len() == keys.len()
+            && self
+                .keys
+                .iter()
+                .zip(keys)
+                .all(|(&(prefix, len), k)| prefix == k.prefix && len == k.len);
+        same.then_some(self.order.as_slice())
     }
 }
 
@@ -117,23 +169,119 @@ struct Open {
 
 /// Reads `text` into a tape; `max_depth` bounds the nesting.
 pub(crate) fn read(text: &str, max_depth: usize) -> Result<Tape<'_>, Error> {
-    let mut builder = Builder {
-        text,
-        bytes: text.as_bytes(),
-        pos: 0,
-        max_depth,
-        nodes: Vec::with_capacity(text.len() / 16 + 1),
-        order: Vec::new(),
-        open: Vec::new(),
-        keys: Vec::new(),
-    };
-    match builder.run() {
-        Ok(()) => Ok(Tape {
-            nodes: builder.nodes,
-            order: builder.order,
-        }),
+    let mut builder = Builder::new(text, max_depth);
+    match builder.run(false) {
+        Ok(_) => Ok(builder.into_tape()),
         Err(err) => Err(builder.earliest(err)),
     }
+}
+
+/// How a parse ended without an error.
+#[derive(PartialEq, Eq)]
+enum Status {
+    /// The whole text was read.
+    Complete,
+    /// A prefix parse reached its end just where the key of an object member starts.
+    Stopped,
+}
+
+/// One half of a text parsed on its own (see [`read_prefix`] and [`read_suffix`]).
+pub(crate) struct Part<'a>(Builder<'a>);
+
+/// Reads the first part of a text that was cut just before the opening quote of an object
+/// member's key. `None` unless the parse reached the cut in that state without meeting an
+/// error; the caller then reads the whole text with [`read`], which finds the exact error.
+pub(crate) fn read_prefix(prefix: &str, max_depth: usize, whole_len: usize) -> Option<Part<'_>> {
+    let mut builder = Builder::new(prefix, max_depth);
+    // Room for the suffix's nodes too, which [`merge`] appends.
+    builder
+        .nodes
+        .reserve((whole_len / 16).saturating_sub(builder.nodes.capacity()));
+    builder.stop_at = prefix.len();
+    match builder.run(false) {
+        Ok(Status::Stopped) => Some(Part(builder)),
+        _ => None,
+    }
+}
+
+/// Reads the rest of a text cut as for [`read_prefix`], starting with a member key of an
+/// object it has not seen open; the containers it closes without having opened them are
+/// recorded for [`merge`]. `None` when it meets an error.
+pub(crate) fn read_suffix(suffix: &str, max_depth: usize) -> Option<Part<'_>> {
+    let mut builder = Builder::new(suffix, max_depth);
+    builder.outer = Some(Outer {
+        closed: Vec::new(),
+        current: Some(true),
+        max_rel: isize::MIN,
+    });
+    match builder.run(true) {
+        Ok(Status::Complete) => Some(Part(builder)),
+        _ => None,
+    }
+}
+
+/// Joins the two parts of a text into the tape that [`read`] makes of the whole text, or
+/// `None` when they do not fit together without an error (the containers open at the end of
+/// the prefix must be those the suffix closes, nesting must stay within bounds, and no
+/// object may have a duplicate key); the caller then reads the whole text with [`read`].
+pub(crate) fn merge<'a>(prefix: Part<'a>, suffix: Part<'a>) -> Option<Tape<'a>> {
+    let Part(mut a) = prefix;
+    let Part(b) = suffix;
+    let outer = b.outer?;
+    let depth = a.open.len();
+    if outer.closed.len() != depth
+        || outer.max_rel >= a.max_depth as isize - depth as isize
+        || outer
+            .closed
+            .iter()
+            .zip(a.open.iter().rev())
+            .any(|(closed, open)| closed.is_object != open.keys_from.is_some())
+    {
+        return None;
+    }
+    let shift = a.nodes.len();
+    let order_shift = a.order.len();
+    let mut b_nodes = b.nodes;
+    a.nodes.append(&mut b_nodes);
+    for node in a.nodes.get_mut(shift..).unwrap_or_default() {
+        match node {
+            Node::Array { end } => *end += shift,
+            Node::Object { end, first, .. } => {
+                *end += shift;
+                *first += order_shift;
+            }
+            _ => {}
+        }
+    }
+    a.order.extend(b.order.iter().map(|&node| node + shift));
+    let split = a.bytes.len();
+    for closed in outer.closed {
+        let open = a.open.pop()?;
+        let end = closed.end + shift;
+        let node = match open.keys_from {
+            None => Node::Array { end },
+            Some(from) => {
+                let mut keys = a.keys.split_off(from);
+                keys.extend(closed.keys.iter().map(|key| Key {
+                    node: key.node + shift,
+                    offset: key.offset + split,
+                    ..*key
+                }));
+                if a.first_duplicate(&mut keys).is_some() {
+                    return None;
+                }
+                let first = a.order.len();
+                a.order.extend(keys.iter().map(|key| key.node));
+                Node::Object {
+                    end,
+                    first,
+                    len: keys.len(),
+                }
+            }
+        };
+        *a.nodes.get_mut(open.node)? = node;
+    }
+    Some(a.into_tape())
 }
 
 fn syntax(offset: usize, message: &str) -> Error {
@@ -144,9 +292,17 @@ const END_OF_INPUT: &str = "unexpected end of input";
 const LO: u64 = 0x0101_0101_0101_0101;
 const HI: u64 = 0x8080_8080_8080_8080;
 
+/// Eight bytes as a little-endian word.
+#[inline]
+pub(crate) fn word(chunk: &[u8]) -> u64 {
+    let mut word = [0u8; 8];
+    word.copy_from_slice(&chunk[..8]);
+    u64::from_le_bytes(word)
+}
+
 /// Bytes of `x` equal to `b` have their high bit set in the result (exact for "any").
 #[inline]
-fn bytes_equal(x: u64, b: u8) -> u64 {
+pub(crate) fn bytes_equal(x: u64, b: u8) -> u64 {
     let y = x ^ (LO * u64::from(b));
     y.wrapping_sub(LO) & !y & HI
 }
@@ -161,9 +317,132 @@ struct Builder<'a> {
     open: Vec<Open>,
     /// Every key of every open object.
     keys: Vec<Key>,
+    /// Where the parse stops if it is about to read a member key there ([`read_prefix`]);
+    /// `usize::MAX` for never.
+    stop_at: usize,
+    /// For [`read_suffix`]: the containers closed that this parse did not open.
+    outer: Option<Outer>,
+    /// Remembered object shapes, [`SHAPE_SLOTS`] of them once one is remembered.
+    shapes: Vec<Shape>,
+    /// The number of objects closed so far.
+    objects: usize,
+}
+
+/// What a suffix parse ([`read_suffix`]) knows of the containers around its start.
+struct Outer {
+    /// The containers it closed without having opened them, innermost first.
+    closed: Vec<Closed>,
+    /// Whether the innermost container it has not opened and not yet closed is an object
+    /// (`None` while its content has not told).
+    current: Option<bool>,
+    /// The most containers open at once, counting those closed as -1 each, before an opening.
+    max_rel: isize,
+}
+
+/// A container closed by a suffix parse that did not open it.
+struct Closed {
+    is_object: bool,
+    /// The index after its last node in the suffix's tape.
+    end: usize,
+    /// Its keys met by the suffix parse.
+    keys: Vec<Key>,
+}
+
+/// What a suffix parse does next after a value outside the containers it opened.
+enum Step {
+    Value,
+    Again,
+    Done,
 }
 
 impl<'a> Builder<'a> {
+    fn new(text: &'a str, max_depth: usize) -> Builder<'a> {
+        Builder {
+            text,
+            bytes: text.as_bytes(),
+            pos: 0,
+            max_depth,
+            nodes: Vec::with_capacity(text.len() / 16 + 1),
+            order: Vec::new(),
+            open: Vec::new(),
+            keys: Vec::new(),
+            stop_at: usize::MAX,
+            outer: None,
+            shapes: Vec::new(),
+            objects: 0,
+        }
+    }
+
+    fn into_tape(self) -> Tape<'a> {
+        Tape {
+            nodes: self.nodes,
+            order: self.order,
+        }
+    }
+
+    /// Reads the key of an object member, unless the parse is to stop here; false to stop.
+    #[inline]
+    fn member_key(&mut self) -> Result<bool, Error> {
+        if self.pos == self.stop_at {
+            return Ok(false);
+        }
+        self.parse_key()?;
+        Ok(true)
+    }
+
+    /// For a suffix parse, after a value outside every container it opened (whitespace
+    /// skipped): a `,`, the close of a container it did not open, or the end.
+    fn step_outside(&mut self) -> Result<Step, Error> {
+        let current = self.outer.as_ref().and_then(|o| o.current);
+        match self.peek() {
+            None => Ok(Step::Done),
+            Some(b',') => {
+                self.pos += 1;
+                self.skip_ws();
+                let is_object = match current {
+                    Some(is_object) => is_object,
+                    None => self.looks_like_key()?,
+                };
+                if let Some(outer) = &mut self.outer {
+                    outer.current = Some(is_object);
+                }
+                if is_object {
+                    self.parse_key()?;
+                }
+                Ok(Step::Value)
+            }
+            Some(c @ (b'}' | b']')) if current != Some(c == b']') => {
+                self.pos += 1;
+                let is_object = c == b'}';
+                let keys = std::mem::take(&mut self.keys);
+                let end = self.nodes.len();
+                if let Some(outer) = &mut self.outer {
+                    outer.closed.push(Closed {
+                        is_object,
+                        end,
+                        keys,
+                    });
+                    outer.current = None;
+                }
+                Ok(Step::Again)
+            }
+            _ => Err(self.unexpected(self.pos, "',', '}' or ']'")),
+        }
+    }
+
+    /// Whether a string starts at `pos` and is followed by `:` (so it is a key).
+    fn looks_like_key(&mut self) -> Result<bool, Error> {
+        if self.peek() != Some(b'"') {
+            return Ok(false);
+        }
+        let start = self.pos;
+        self.parse_string()?;
+        self.skip_ws();
+        let is_key = self.peek() == Some(b':');
+        self.pos = start;
+        Ok(is_key)
+    }
+
     #[inline]
     fn peek(&self) -> Option<u8> {
         self.bytes.get(self.pos).copied()
@@ -263,7 +542,12 @@ impl<'a> Builder<'a> {
         )
     }
 
-    fn run(&mut self) -> Result<(), Error> {
+    /// Parses from `pos`; with `key_first`, starting with the key of an object member.
+    fn run(&mut self, key_first: bool) -> Result<Status, Error> {
+        if key_first {
+            self.skip_ws();
+            self.parse_key()?;
+        }
         'value: loop {
             self.skip_ws();
             match self.peek() {
@@ -290,7 +574,9 @@ impl<'a> Builder<'a> {
                         self.pos += 1;
                         self.close()?;
                     } else {
-                        self.parse_key()?;
+                        if !self.member_key()? {
+                            return Ok(Status::Stopped);
+                        }
                         continue 'value;
                     }
                 }
@@ -344,10 +630,17 @@ impl<'a> Builder<'a> {
             loop {
                 self.skip_ws();
                 let Some(open) = self.open.last() else {
+                    if self.outer.is_some() {
+                        match self.step_outside()? {
+                            Step::Value => continue 'value,
+                            Step::Again => continue,
+                            Step::Done => return Ok(Status::Complete),
+                        }
+                    }
                     if self.pos < self.bytes.len() {
                         return Err(self.unexpected(self.pos, "end of input after the value"));
                     }
-                    return Ok(());
+                    return Ok(Status::Complete);
                 };
                 let is_object = open.keys_from.is_some();
                 match self.peek() {
@@ -355,7 +648,9 @@ impl<'a> Builder<'a> {
                         self.pos += 1;
                         if is_object {
                             self.skip_ws();
-                            self.parse_key()?;
+                            if !self.member_key()? {
+                                return Ok(Status::Stopped);
+                            }
                         }
                         continue 'value;
                     }
@@ -376,6 +671,10 @@ impl<'a> Builder<'a> {
 
     /// Checks the depth for a `[` or `{` at `pos`, steps over it and whitespace.
     fn open_container(&mut self) -> Result<(), Error> {
+        if let Some(outer) = &mut self.outer {
+            let rel = self.open.len() as isize - outer.closed.len() as isize;
+            outer.max_rel = outer.max_rel.max(rel);
+        }
         if self.open.len() >= self.max_depth {
             return Err(Error::at(
                 ErrorCode::DepthExceeded,
@@ -398,14 +697,35 @@ impl<'a> Builder<'a> {
             None => Node::Array { end },
             Some(from) => {
                 let mut keys = std::mem::take(&mut self.keys);
-                let duplicate = self.first_duplicate(&mut keys[from..]);
-                if let Some(key) = duplicate {
-                    self.keys = keys;
-                    self.keys.truncate(from);
-                    return Err(self.duplicate_error(key.node, key.offset));
-                }
                 let first = self.order.len();
-                self.order.extend(keys[from..].iter().map(|key| key.node));
+                // Small documents do not repay the cache.
+                self.objects += 1;
+                let shape = if self.objects > SHAPE_AFTER {
+                    Shape::slot(&keys[from..])
+                } else {
+                    None
+                };
+                match shape.and_then(|slot| self.shapes.get(slot)?.order_of(&keys[from..])) {
+                    Some(order) => self
+                        .order
+                        .extend(order.iter().map(|&k| keys[from + k].node)),
+                    None => {
+                        let input: Vec<Key> = match shape {
+                            Some(_) => keys[from..].to_vec(),
+                            None => Vec::new(),
+                        };
+                        let duplicate = self.first_duplicate(&mut keys[from..]);
+                        if let Some(key) = duplicate {
+                            self.keys = keys;
+                            self.keys.truncate(from);
+                            return Err(self.duplicate_error(key.node, key.offset));
+                        }
+                        self.order.extend(keys[from..].iter().map(|key| key.node));
+                        if let Some(slot) = shape {
+                            self.remember(slot, &input, &keys[from..]);
+                        }
+                    }
+                }
                 keys.truncate(from);
                 self.keys = keys;
                 Node::Object {
@@ -421,6 +741,26 @@ impl<'a> Builder<'a> {
         Ok(())
     }
 
+    /// Remembers how the keys of an object, `input` in input order, sort (`sorted`, without
+    /// duplicates), for objects of the same shape.
+    fn remember(&mut self, slot: usize, input: &[Key], sorted: &[Key]) {
+        if self.shapes.is_empty() {
+            self.shapes.resize_with(SHAPE_SLOTS, Shape::default);
+        }
+        let Some(shape) = self.shapes.get_mut(slot) else {
+            return;
+        };
+        shape.keys.clear();
+        shape.keys.extend(input.iter().map(|k| (k.prefix, k.len)));
+        shape.order.clear();
+        // Key nodes come in input order, so a key's input position is found by its node.
+        shape.order.extend(sorted.iter().map(|key| {
+            input
+                .binary_search_by(|k| k.node.cmp(&key.node))
+                .unwrap_or_default()
+        }));
+    }
+
     /// Reads `"key"`, whitespace and `:`.
     fn parse_key(&mut self) -> Result<(), Error> {
         if self.peek() != Some(b'"') {
@@ -428,9 +768,14 @@ impl<'a> Builder<'a> {
         }
         let offset = self.pos;
         let text = self.parse_string()?;
+        let len = text.as_str().len();
+        let window = match &text {
+            Text::Plain(_) | Text::Raw(_) => self.bytes.get(offset + 1..).unwrap_or_default(),
+            Text::Owned(key) => key.as_bytes(),
+        };
         self.keys.push(Key {
-            prefix: Key::prefix_of(text.as_str()),
-            len: text.as_str().len(),
+            prefix: Key::prefix_of(window, len),
+            len,
             node: self.nodes.len(),
             offset,
         });
@@ -774,50 +1119,109 @@ impl<'a> Tape<'a> {
     /// around it (the tape was read with at most [`crate::MAX_DEPTH`] of them).
     pub(crate) fn write_canonical(
         &self,
-        out: &mut Vec<u8>,
+        buf: &mut Vec<u8>,
         index: usize,
         depth: usize,
     ) -> Result<(), Error> {
         match self.nodes.get(index) {
-            None | Some(Node::Null) => out.extend_from_slice(b"null"),
-            Some(Node::Bool(true)) => out.extend_from_slice(b"true"),
-            Some(Node::Bool(false)) => out.extend_from_slice(b"false"),
-            Some(Node::Int(i)) => write_int(out, *i),
-            Some(Node::Float(f)) => write_float(out, *f)?,
-            Some(Node::CanonicalFloat(literal)) => out.extend_from_slice(literal.as_bytes()),
-            Some(Node::Str(text)) => text.write(out),
-            Some(Node::Array { end }) => {
+            None | Some(Node::Null) => buf.extend_from_slice(b"null"),
+            Some(Node::Bool(true)) => buf.extend_from_slice(b"true"),
+            Some(Node::Bool(false)) => buf.extend_from_slice(b"false"),
+            Some(Node::Int(i)) => write_int(buf, *i),
+            Some(Node::Float(f)) => write_float(buf, *f)?,
+            Some(Node::CanonicalFloat(literal)) => buf.extend_from_slice(literal.as_bytes()),
+            Some(Node::Str(text)) => text.write(buf),
+            Some(Node::Array { .. } | Node::Object { .. }) => {
                 if depth >= crate::MAX_DEPTH {
                     return Err(crate::canonical::depth_error());
                 }
-                out.push(b'[');
+                let (open, close) = self.brackets(index);
+                buf.push(open);
+                self.write_children(buf, index, depth, 0..usize::MAX)?;
+                buf.push(close);
+            }
+        }
+        Ok(())
+    }
+
+    /// The opening and closing bracket of the container at `index`.
+    pub(crate) fn brackets(&self, index: usize) -> (u8, u8) {
+        match self.nodes.get(index) {
+            Some(Node::Object { .. }) => (b'{', b'}'),
+            _ => (b'[', b']'),
+        }
+    }
+
+    /// The number of nodes of the subtree at `index`.
+    pub(crate) fn subtree_len(&self, index: usize) -> usize {
+        self.next(index).saturating_sub(index)
+    }
+
+    /// The number of nodes in each element or member of the container at `index`, in
+    /// canonical order.
+    pub(crate) fn child_sizes(&self, index: usize) -> Vec<usize> {
+        match self.nodes.get(index) {
+            Some(Node::Object { .. }) => self
+                .members(index)
+                .unwrap_or_default()
+                .iter()
+                .map(|&key| self.next(key + 1) - key)
+                .collect(),
+            Some(Node::Array { end }) => {
+                let mut sizes = Vec::new();
                 let mut child = index + 1;
                 while child < *end {
-                    if child > index + 1 {
-                        out.push(b',');
-                    }
-                    self.write_canonical(out, child, depth + 1)?;
-                    child = self.next(child);
+                    let next = self.next(child);
+                    sizes.push(next - child);
+                    child = next;
                 }
-                out.push(b']');
+                sizes
+            }
+            _ => Vec::new(),
+        }
+    }
+
+    /// Writes elements or members `range` (in canonical order) of the container at `index`,
+    /// which has `depth` containers around it, without its brackets: each after a comma but
+    /// the very first one.
+    pub(crate) fn write_children(
+        &self,
+        buf: &mut Vec<u8>,
+        index: usize,
+        depth: usize,
+        range: std::ops::Range<usize>,
+    ) -> Result<(), Error> {
+        match self.nodes.get(index) {
+            Some(Node::Array { end }) => {
+                let mut child = index + 1;
+                let mut k = 0;
+                while child < *end && k < range.end {
+                    if k >= range.start {
+                        if k > 0 {
+                            buf.push(b',');
+                        }
+                        self.write_canonical(buf, child, depth + 1)?;
+                    }
+                    child = self.next(child);
+                    k += 1;
+                }
             }
             Some(Node::Object { .. }) => {
-                if depth >= crate::MAX_DEPTH {
-                    return Err(crate::canonical::depth_error());
-                }
-                out.push(b'{');
-                for (k, &key) in self.members(index).unwrap_or_default().iter().enumerate() {
+                let members = self.members(index).unwrap_or_default();
+                let from = range.start.min(members.len());
+                let to = range.end.min(members.len());
+                for (k, &key) in members.iter().enumerate().take(to).skip(from) {
                     if k > 0 {
-                        out.push(b',');
+                        buf.push(b',');
                     }
                     if let Some(Node::Str(text)) = self.nodes.get(key) {
-                        text.write(out);
+                        text.write(buf);
                     }
-                    out.push(b':');
-                    self.write_canonical(out, key + 1, depth + 1)?;
+                    buf.push(b':');
+                    self.write_canonical(buf, key + 1, depth + 1)?;
                 }
-                out.push(b'}');
             }
+            _ => {}
         }
         Ok(())
     }
