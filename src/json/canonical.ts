@@ -98,60 +98,61 @@ const SURROGATE = /[\ud800-\udfff]/;
 const charCodeAt = String.prototype.charCodeAt;
 const HEX_DIGITS = new TextEncoder().encode("0123456789abcdef");
 
-function writeEscape(c: number): void {
-  const b = buf;
-  b[at] = 0x5c;
-  b[at + 1] = 0x75;
-  b[at + 2] = HEX_DIGITS[c >> 12];
-  b[at + 3] = HEX_DIGITS[(c >> 8) & 15];
-  b[at + 4] = HEX_DIGITS[(c >> 4) & 15];
-  b[at + 5] = HEX_DIGITS[c & 15];
-  at += 6;
+// Write `\uxxxx` for one UTF-16 unit at `p` of `b`; returns the position after it.
+function escapeAt(b: Uint8Array, p: number, c: number): number {
+  b[p] = 0x5c;
+  b[p + 1] = 0x75;
+  b[p + 2] = HEX_DIGITS[c >> 12];
+  b[p + 3] = HEX_DIGITS[(c >> 8) & 15];
+  b[p + 4] = HEX_DIGITS[(c >> 4) & 15];
+  b[p + 5] = HEX_DIGITS[c & 15];
+  return p + 6;
 }
 
 function loneSurrogate(): never {
   throw new WireError("lone_surrogate", "string holds a lone surrogate (rule R5)");
 }
 
+// The short escapes of R5 for control characters, by code (0 where there is none).
+const SHORT_ESCAPE = new Uint8Array(32);
+SHORT_ESCAPE[8] = 0x62; // \b
+SHORT_ESCAPE[9] = 0x74; // \t
+SHORT_ESCAPE[10] = 0x6e; // \n
+SHORT_ESCAPE[12] = 0x66; // \f
+SHORT_ESCAPE[13] = 0x72; // \r
+
 // R5: printable ASCII as is except `"` and `\`; the short escapes; \u00xx for other controls;
 // \uxxxx (lowercase) for every UTF-16 unit from U+007F up, surrogate pairs as two escapes.
+// The position is kept in a local variable in the loop and stored back once.
 function writeString(s: string): void {
   const n = s.length;
   reserve(6 * n + 2);
   const b = buf;
-  b[at++] = 0x22;
+  let p = at;
+  b[p++] = 0x22;
   for (let i = 0; i < n; i++) {
     const c = charCodeAt.call(s, i);
     if (c >= 0x20 && c < 0x7f) {
-      if (c === 0x22 || c === 0x5c) b[at++] = 0x5c;
-      b[at++] = c;
+      if (c === 0x22 || c === 0x5c) b[p++] = 0x5c;
+      b[p++] = c;
     } else if (c < 0x20) {
-      const short = c === 8
-        ? 0x62
-        : c === 9
-        ? 0x74
-        : c === 10
-        ? 0x6e
-        : c === 12
-        ? 0x66
-        : c === 13
-        ? 0x72
-        : 0;
+      const short = SHORT_ESCAPE[c];
       if (short !== 0) {
-        b[at++] = 0x5c;
-        b[at++] = short;
-      } else writeEscape(c);
+        b[p] = 0x5c;
+        b[p + 1] = short;
+        p += 2;
+      } else p = escapeAt(b, p, c);
     } else if (c < 0xd800 || c > 0xdfff) {
-      writeEscape(c);
+      p = escapeAt(b, p, c);
     } else {
       const d = charCodeAt.call(s, i + 1);
       if (c > 0xdbff || !(d >= 0xdc00 && d <= 0xdfff)) loneSurrogate();
-      writeEscape(c);
-      writeEscape(d);
+      p = escapeAt(b, escapeAt(b, p, c), d);
       i++;
     }
   }
-  b[at++] = 0x22;
+  b[p++] = 0x22;
+  at = p;
 }
 
 /**
