@@ -52,9 +52,14 @@ function unexpected(expected: string): never {
   fail("syntax_error", `expected ${expected}, found ${describeAt(pos)}`);
 }
 
+// Hot loops keep the source and position in locals and store the position back once: module
+// variables live in memory, locals in registers.
 function skipWs(): void {
-  let c = src.charCodeAt(pos);
-  while (c === 32 || c === 10 || c === 13 || c === 9) c = src.charCodeAt(++pos);
+  const s = src;
+  let p = pos;
+  let c = s.charCodeAt(p);
+  while (c === 32 || c === 10 || c === 13 || c === 9) c = s.charCodeAt(++p);
+  pos = p;
 }
 
 function isDigit(c: number): boolean {
@@ -112,11 +117,14 @@ function parseNumber(): number | bigint {
     c = src.charCodeAt(++pos);
     if (isDigit(c)) fail("syntax_error", "numbers must not have leading zeros");
   } else if (isDigit(c)) {
+    const s = src;
+    let p = pos;
     do {
       mantissa = mantissa * 10 + (c - 48);
       digits++;
-      c = src.charCodeAt(++pos);
+      c = s.charCodeAt(++p);
     } while (isDigit(c));
+    pos = p;
   } else {
     if (src.startsWith("Infinity", pos)) {
       fail("non_finite_number", "-Infinity is not allowed (rule R8)", start);
@@ -128,12 +136,15 @@ function parseNumber(): number | bigint {
   if (c === 0x2e) {
     c = src.charCodeAt(++pos);
     if (!isDigit(c)) unexpected("a digit after the decimal point");
+    const s = src;
+    let p = pos;
     do {
       mantissa = mantissa * 10 + (c - 48);
       if (mantissa !== 0) digits++;
       scale++;
-      c = src.charCodeAt(++pos);
+      c = s.charCodeAt(++p);
     } while (isDigit(c));
+    pos = p;
     isFloat = true;
   }
   if (c === 0x65 || c === 0x45) {
@@ -190,11 +201,14 @@ function parseString(): string {
   let run = pos;
   const n = src.length;
   for (;;) {
-    let c = src.charCodeAt(pos);
     // Fast scan over characters that need no attention.
+    const s = src;
+    let p = pos;
+    let c = s.charCodeAt(p);
     while (c !== 0x22 && c !== 0x5c && c >= 0x20 && (c < 0xd800 || c > 0xdfff)) {
-      c = src.charCodeAt(++pos);
+      c = s.charCodeAt(++p);
     }
+    pos = p;
     if (c === 0x22) {
       const s = run === start + 1 && out === "" ? src.slice(run, pos) : out + src.slice(run, pos);
       pos++;
