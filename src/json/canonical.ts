@@ -283,64 +283,60 @@ function unsupported(v: unknown): never {
 // The hot path: no pointer bookkeeping. When it throws, `locate` walks the value again in the
 // same order to find where, and the error is re-thrown with the JSON pointer.
 function write(v: unknown, depth: number): void {
-  switch (typeof v) {
-    case "string":
-      return writeString(v);
-    case "number":
-      return writeAscii(floatRepr(v));
-    case "bigint":
-      return writeAscii(intText(v));
-    case "boolean":
-      return writeAscii(v ? "true" : "false");
-    case "object": {
-      if (v === null) return writeAscii("null");
-      if (depth >= MAX_DEPTH) {
-        throw new WireError("depth_exceeded", `more than ${MAX_DEPTH} nested arrays/objects`);
-      }
-      if (Array.isArray(v)) {
-        const n = v.length;
-        writeByte(0x5b);
-        for (let i = 0; i < n; i++) {
-          if (i > 0) writeByte(0x2c);
-          write(v[i], depth + 1);
-        }
-        return writeByte(0x5d);
-      }
-      if (v instanceof PyInt) return writeAscii(intText(v.value));
-      if (!isPlainObject(v)) unsupported(v);
-      const obj = v as Record<string, unknown>;
-      const keys = Object.keys(obj);
-      const n = keys.length;
-      if (n === 0) {
-        writeAscii("{}");
-        return;
-      }
-      writeByte(0x7b);
-      if (n === 1) {
-        writeKey(quotedKey(keys[0]));
-        write(obj[keys[0]], depth + 1);
-      } else if (n > SHAPE_MAX_KEYS) {
-        // A large object (a PROV entity map): sort its keys, read members by name.
-        const sorted = sortedKeys(obj);
-        for (let i = 0; i < n; i++) {
-          if (i > 0) writeByte(0x2c);
-          writeKey(quotedKey(sorted[i]));
-          write(obj[sorted[i]], depth + 1);
-        }
-      } else {
-        const shape = shapeOf(keys, depth);
-        const values = Object.values(obj);
-        const quoted = shape.quoted;
-        const order = shape.order;
-        for (let i = 0; i < n; i++) {
-          if (i > 0) writeByte(0x2c);
-          writeKey(quoted[i]);
-          write(values[order[i]], depth + 1);
-        }
-      }
-      return writeByte(0x7d);
+  // `typeof v === "..."` compiles to a type check; `switch (typeof v)` would build the type's
+  // name as a string for every value.
+  if (typeof v === "string") return writeString(v);
+  if (typeof v === "number") return writeAscii(floatRepr(v));
+  if (typeof v === "object") {
+    if (v === null) return writeAscii("null");
+    if (depth >= MAX_DEPTH) {
+      throw new WireError("depth_exceeded", `more than ${MAX_DEPTH} nested arrays/objects`);
     }
+    if (Array.isArray(v)) {
+      const n = v.length;
+      writeByte(0x5b);
+      for (let i = 0; i < n; i++) {
+        if (i > 0) writeByte(0x2c);
+        write(v[i], depth + 1);
+      }
+      return writeByte(0x5d);
+    }
+    if (v instanceof PyInt) return writeAscii(intText(v.value));
+    if (!isPlainObject(v)) unsupported(v);
+    const obj = v as Record<string, unknown>;
+    const keys = Object.keys(obj);
+    const n = keys.length;
+    if (n === 0) {
+      writeAscii("{}");
+      return;
+    }
+    writeByte(0x7b);
+    if (n === 1) {
+      writeKey(quotedKey(keys[0]));
+      write(obj[keys[0]], depth + 1);
+    } else if (n > SHAPE_MAX_KEYS) {
+      // A large object (a PROV entity map): sort its keys, read members by name.
+      const sorted = sortedKeys(obj);
+      for (let i = 0; i < n; i++) {
+        if (i > 0) writeByte(0x2c);
+        writeKey(quotedKey(sorted[i]));
+        write(obj[sorted[i]], depth + 1);
+      }
+    } else {
+      const shape = shapeOf(keys, depth);
+      const values = Object.values(obj);
+      const quoted = shape.quoted;
+      const order = shape.order;
+      for (let i = 0; i < n; i++) {
+        if (i > 0) writeByte(0x2c);
+        writeKey(quoted[i]);
+        write(values[order[i]], depth + 1);
+      }
+    }
+    return writeByte(0x7d);
   }
+  if (typeof v === "bigint") return writeAscii(intText(v));
+  if (typeof v === "boolean") return writeAscii(v ? "true" : "false");
   unsupported(v);
 }
 

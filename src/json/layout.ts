@@ -26,7 +26,8 @@ export interface Layout {
 }
 
 const WAYS = 8;
-const MAX_KEYS = 32;
+/** Objects with more keys than this get no template (their key sequence is not collected). */
+export const LAYOUT_MAX_KEYS = 32;
 const MAX_BUILDERS_PER_PARSE = 16;
 const MAX_BUILDERS = 4096;
 const TEMPLATE_KEY = /^[\x20\x21\x23-\x5b\x5d-\x7e]*$/;
@@ -92,7 +93,7 @@ export function layoutAt(depth: number, way: number): Layout | undefined {
  * sequence is seen there, it gets a constructor.
  */
 export function learnLayout(keys: readonly string[], depth: number): void {
-  if (keys.length === 0 || keys.length > MAX_KEYS || !enabled) return;
+  if (keys.length === 0 || keys.length > LAYOUT_MAX_KEYS || !enabled) return;
   const base = depth * WAYS;
   for (let w = 0; w < WAYS; w++) {
     const known = layouts[base + w];

@@ -13,7 +13,7 @@ import type { TextPosition } from "../errors/errors.ts";
 import { WireError } from "../errors/errors.ts";
 import type { ErrorCode } from "../errors/codes.ts";
 import { MAX_DEPTH } from "./canonical.ts";
-import { beginParse, type Layout, layoutAt, learnLayout } from "./layout.ts";
+import { beginParse, type Layout, LAYOUT_MAX_KEYS, layoutAt, learnLayout } from "./layout.ts";
 import { INT_MAX, INT_MIN, type JsonArray, type JsonObject, type JsonValue } from "./value.ts";
 
 // Parser state. Parsing is synchronous, so module-level state is safe and fast.
@@ -364,7 +364,7 @@ function parseObject(): JsonObject {
       pos++;
       depth--;
       const out = layout.build!(values);
-      values.length = 0;
+      values.fill(undefined as unknown as JsonValue, 0, n); // keep the array, drop the values
       return out;
     }
     if (c === 0x2c) {
@@ -375,7 +375,7 @@ function parseObject(): JsonObject {
     // The object leaves the layout here: keep what was read and go on member by member.
     const out: JsonObject = {};
     for (let j = 0; j < i; j++) out[keys[j]] = values[j];
-    values.length = 0;
+    values.fill(undefined as unknown as JsonValue, 0, i);
     if (c === 0x7d) {
       pos++;
       depth--;
@@ -388,7 +388,8 @@ function parseObject(): JsonObject {
 
 // Parse members one by one into `out` (at the first key). `keys` collects the key sequence of an
 // object read from its start, to learn its layout.
-function parseMembers(out: JsonObject, keys: string[] | undefined): JsonObject {
+function parseMembers(out: JsonObject, learn: string[] | undefined): JsonObject {
+  let keys = learn;
   for (;;) {
     skipWs();
     if (src.charCodeAt(pos) !== 0x22) unexpected("a string key");
@@ -412,7 +413,10 @@ function parseMembers(out: JsonObject, keys: string[] | undefined): JsonObject {
     } else {
       out[key] = value;
     }
-    keys?.push(key);
+    if (keys !== undefined) {
+      if (keys.length < LAYOUT_MAX_KEYS) keys.push(key);
+      else keys = undefined; // too many for a template
+    }
     skipWs();
     const c = src.charCodeAt(pos);
     if (c === 0x2c) {
