@@ -6,6 +6,7 @@
  */
 import { WireError } from "../errors/errors.ts";
 import { floatRepr } from "./float.ts";
+import { RecentByDepth } from "./recent.ts";
 import { INT_MAX, INT_MIN, type JsonObject, type JsonValue, PyInt } from "./value.ts";
 
 /** Maximum nesting of arrays and objects accepted by the parser and the canonicalizer. */
@@ -232,45 +233,42 @@ interface Shape {
   readonly quoted: QuotedKey[];
   readonly order: number[];
 }
-const SHAPE_WAYS = 16;
 const SHAPE_MAX_KEYS = 64;
-const shapes: (Shape | undefined)[] = [];
+const shapes = new RecentByDepth<Shape>(16);
 
-function sameKeys(a: string[], b: string[]): boolean {
-  if (a.length !== b.length) return false;
-  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
-  return true;
-}
-
-function shapeOf(keys: string[], depth: number): Shape {
-  const base = depth * SHAPE_WAYS;
-  for (let w = 0; w < SHAPE_WAYS; w++) {
-    const cached = shapes[base + w];
-    if (cached === undefined) break;
-    if (sameKeys(keys, cached.keys)) return cached;
-  }
-  const order = keys.map((_, i) => i);
-  order.sort((i, j) => (keys[i] < keys[j] ? -1 : keys[i] > keys[j] ? 1 : 0));
-  // UTF-16 order differs from code point order only with surrogates.
-  if (keys.some((k) => quotedKey(k).surrogate)) {
-    order.sort((i, j) => compareCodePoints(keys[i], keys[j]));
-  }
-  const shape = { keys, quoted: order.map((i) => quotedKey(keys[i])), order };
-  for (let w = SHAPE_WAYS - 1; w > 0; w--) shapes[base + w] = shapes[base + w - 1];
-  shapes[base] = shape;
-  return shape;
-}
-
-function sortedKeys(obj: object): string[] {
-  const keys = Object.keys(obj);
+// Sort keys in place by code point (R3). The default sort is UTF-16 order, which differs from
+// code point order only when a key holds a surrogate.
+function sortKeys(keys: string[]): string[] {
   keys.sort();
   if (keys.some((k) => SURROGATE.test(k))) keys.sort(compareCodePoints);
   return keys;
 }
 
+function shapeOf(keys: string[], depth: number): Shape {
+  const cached = shapes.find(depth, keys);
+  if (cached !== undefined) return cached;
+  const sorted = sortKeys(keys.slice());
+  const index = new Map(keys.map((k, i) => [k, i]));
+  const shape = {
+    keys,
+    quoted: sorted.map(quotedKey),
+    order: sorted.map((k) => index.get(k)!),
+  };
+  shapes.add(depth, shape);
+  return shape;
+}
+
+function sortedKeys(obj: object): string[] {
+  return sortKeys(Object.keys(obj));
+}
+
 function isPlainObject(v: object): boolean {
   const proto = Object.getPrototypeOf(v);
   return proto === Object.prototype || proto === null;
+}
+
+function depthExceeded(): never {
+  throw new WireError("depth_exceeded", `more than ${MAX_DEPTH} nested arrays/objects`);
 }
 
 function unsupported(v: unknown): never {
@@ -289,9 +287,7 @@ function write(v: unknown, depth: number): void {
   if (typeof v === "number") return writeAscii(floatRepr(v));
   if (typeof v === "object") {
     if (v === null) return writeAscii("null");
-    if (depth >= MAX_DEPTH) {
-      throw new WireError("depth_exceeded", `more than ${MAX_DEPTH} nested arrays/objects`);
-    }
+    if (depth >= MAX_DEPTH) depthExceeded();
     if (Array.isArray(v)) {
       const n = v.length;
       writeByte(0x5b);
@@ -347,9 +343,7 @@ function writeCut(
   index: number,
   depth: number,
 ): [number, number] | null {
-  if (depth >= MAX_DEPTH) {
-    throw new WireError("depth_exceeded", `more than ${MAX_DEPTH} nested arrays/objects`);
-  }
+  if (depth >= MAX_DEPTH) depthExceeded();
   const keys = sortedKeys(obj);
   let cut: [number, number] | null = null;
   writeByte(0x7b);

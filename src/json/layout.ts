@@ -13,6 +13,7 @@
  *
  * @module
  */
+import { RecentByDepth } from "./recent.ts";
 import type { JsonObject, JsonValue } from "./value.ts";
 
 /** A key sequence and, once it has repeated, the constructor that builds such objects. */
@@ -25,14 +26,13 @@ export interface Layout {
   seen: number;
 }
 
-const WAYS = 8;
 /** Objects with more keys than this get no template (their key sequence is not collected). */
 export const LAYOUT_MAX_KEYS = 32;
 const MAX_BUILDERS_PER_PARSE = 16;
 const MAX_BUILDERS = 4096;
 const TEMPLATE_KEY = /^[\x20\x21\x23-\x5b\x5d-\x7e]*$/;
 
-const layouts: (Layout | undefined)[] = [];
+const layouts = new RecentByDepth<Layout>(8);
 let enabled = true;
 let builtThisParse = 0;
 let builtInAll = 0;
@@ -72,7 +72,7 @@ function compile(
  */
 export function useLayouts(on: boolean): void {
   enabled = on;
-  layouts.length = 0;
+  layouts.clear();
 }
 
 /** Start of one parse: resets the per-parse budget of generated constructors. */
@@ -81,11 +81,11 @@ export function beginParse(): void {
 }
 
 /**
- * The templates to try for an object at `depth`, most recent first (slot `way` of `WAYS`);
- * undefined past the last one.
+ * The templates to try for an object at `depth`, most recent first (slot `way`); undefined past
+ * the last one.
  */
 export function layoutAt(depth: number, way: number): Layout | undefined {
-  return way < WAYS ? layouts[depth * WAYS + way] : undefined;
+  return layouts.at(depth, way);
 }
 
 /**
@@ -94,16 +94,11 @@ export function layoutAt(depth: number, way: number): Layout | undefined {
  */
 export function learnLayout(keys: readonly string[], depth: number): void {
   if (keys.length === 0 || keys.length > LAYOUT_MAX_KEYS || !enabled) return;
-  const base = depth * WAYS;
-  for (let w = 0; w < WAYS; w++) {
-    const known = layouts[base + w];
-    if (known === undefined) break;
-    if (known.keys.length === keys.length && known.keys.every((k, i) => k === keys[i])) {
-      if (known.build === undefined && ++known.seen >= 2) known.build = compile(known.keys);
-      return;
-    }
+  const known = layouts.find(depth, keys);
+  if (known !== undefined) {
+    if (known.build === undefined && ++known.seen >= 2) known.build = compile(known.keys);
+    return;
   }
   for (const k of keys) if (k === "__proto__" || !TEMPLATE_KEY.test(k)) return;
-  for (let w = WAYS - 1; w > 0; w--) layouts[base + w] = layouts[base + w - 1];
-  layouts[base] = { keys, build: undefined, seen: 1 };
+  layouts.add(depth, { keys, build: undefined, seen: 1 });
 }
