@@ -80,7 +80,10 @@ export function fromHex(hex: string): Uint8Array<ArrayBuffer> {
 /** Bytes to hash: one array, or several hashed as their concatenation. */
 export type HashInput = Uint8Array<ArrayBuffer> | readonly Uint8Array<ArrayBuffer>[];
 
-function concat(parts: readonly Uint8Array[]): Uint8Array<ArrayBuffer> {
+// One array of the input (Web Crypto takes one): the input itself, or its parts concatenated.
+function oneArray(data: HashInput): Uint8Array<ArrayBuffer> {
+  if (data instanceof Uint8Array) return data;
+  const parts = data;
   const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
   let at = 0;
   for (const p of parts) {
@@ -110,8 +113,7 @@ function feed(h: NodeHash, data: HashInput): NodeHash {
  */
 export async function sha256Hex(data: HashInput): Promise<string> {
   if (nodeCrypto) return feed(nodeCrypto.createHash("sha256"), data).digest("hex");
-  const bytes = data instanceof Uint8Array ? data : concat(data);
-  return toHex(new Uint8Array(await crypto.subtle.digest("SHA-256", bytes)));
+  return toHex(new Uint8Array(await crypto.subtle.digest("SHA-256", oneArray(data))));
 }
 
 const keyCache = new WeakMap<Uint8Array, CryptoKey>();
@@ -170,8 +172,7 @@ export async function hmacSha256Hex(
   data: HashInput,
 ): Promise<string> {
   if (nodeCrypto) return nodeHmacHex(nodeCrypto, key, data);
-  const bytes = data instanceof Uint8Array ? data : concat(data);
-  const sig = await crypto.subtle.sign("HMAC", await hmacKey(key), bytes);
+  const sig = await crypto.subtle.sign("HMAC", await hmacKey(key), oneArray(data));
   return toHex(new Uint8Array(sig));
 }
 
@@ -201,6 +202,10 @@ export async function hmacSha256Verify(
 ): Promise<boolean> {
   if (!/^[0-9a-f]{64}$/.test(expectedHex)) return false;
   if (nodeCrypto) return equalInConstantTime(nodeHmacHex(nodeCrypto, key, data), expectedHex);
-  const bytes = data instanceof Uint8Array ? data : concat(data);
-  return await crypto.subtle.verify("HMAC", await hmacKey(key), fromHex(expectedHex), bytes);
+  return await crypto.subtle.verify(
+    "HMAC",
+    await hmacKey(key),
+    fromHex(expectedHex),
+    oneArray(data),
+  );
 }

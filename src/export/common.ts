@@ -9,8 +9,7 @@ import { RecordError, UsageError } from "../errors/errors.ts";
 import { parseJson } from "../json/parse.ts";
 import { prettyJson } from "../json/pretty.ts";
 import { type JsonObject, type JsonValue, mapJson, PyInt } from "../json/value.ts";
-import { sha256Hex } from "../crypto/hash.ts";
-import { canonicalBodies } from "../record/sign.ts";
+import { computeProofId } from "../record/sign.ts";
 import type { ProofRecord } from "../record/types.ts";
 import { validateRecordSchema } from "../schema/validate.ts";
 
@@ -74,7 +73,7 @@ export async function loadProof(input: ProofInput): Promise<LoadedProof> {
     );
   }
   const record = value as unknown as ProofRecord;
-  const actual = await sha256Hex(canonicalBodies(value as JsonObject).idless);
+  const actual = await computeProofId(value as JsonObject);
   if (actual !== record.identity.proof_id) {
     throw new RecordError(
       "proof_id_mismatch",

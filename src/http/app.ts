@@ -87,8 +87,9 @@ interface Input<R> {
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
 // Headers of every answer. The API answers JSON, where `frame-ancestors` in the CSP already
-// forbids framing; each header costs throughput (a bare /health answer is ~25% slower with six
-// extra headers than with none), so the HTML-only ones are on the documentation page alone.
+// forbids framing; each header costs throughput (measured: /health served about a fifth fewer
+// requests with its six added headers than with none), so the HTML-only ones are on the
+// documentation page alone.
 const SECURITY_HEADERS: [string, string][] = [["x-content-type-options", "nosniff"]];
 
 const API_CSP = "default-src 'none'; frame-ancestors 'none'";
