@@ -15,6 +15,7 @@ import process from "node:process";
 import { prettyJson } from "../src/json/mod.ts";
 import { verifyProofImpl } from "../src/ops/verify_proof.ts";
 import { BENCH_KEY, signedBenchRecord } from "./records.ts";
+import { CLI_FLAGS } from "../tests/support/run_cli.ts";
 
 const arg = (name: string, dflt: number) => {
   const i = Deno.args.indexOf(`--${name}`);
@@ -24,14 +25,6 @@ const SECONDS = arg("seconds", 10);
 const CONNECTIONS = arg("connections", 50);
 const THREADS = arg("threads", 2);
 const ROOT = new URL("../", import.meta.url).pathname;
-const FLAGS = [
-  "--allow-read",
-  "--allow-write",
-  "--allow-env",
-  "--allow-net",
-  "--allow-run",
-  "--allow-sys",
-];
 
 const wrkOk = await new Deno.Command("wrk", { args: ["--version"], stdout: "null", stderr: "null" })
   .output().then(() => true, () => false);
@@ -130,7 +123,7 @@ async function startEmpiric(workers: number): Promise<Server> {
   const child = new Deno.Command(Deno.execPath(), {
     args: [
       "run",
-      ...FLAGS,
+      ...CLI_FLAGS,
       `${ROOT}cli.ts`,
       "http",
       "serve",

@@ -6,16 +6,9 @@
 import { prettyJson } from "../src/json/mod.ts";
 import { signRecord } from "../src/record/mod.ts";
 import { BENCH_KEY, benchRecord } from "./records.ts";
+import { CLI_FLAGS } from "../tests/support/run_cli.ts";
 
 const root = new URL("../", import.meta.url).pathname;
-const FLAGS = [
-  "--allow-read",
-  "--allow-write",
-  "--allow-env",
-  "--allow-net",
-  "--allow-run",
-  "--allow-sys",
-];
 const dir = await Deno.makeTempDir({ prefix: "empiric-validate-" });
 
 async function fill(n: number, from: number): Promise<void> {
@@ -61,7 +54,7 @@ for (const n of [1000, 10000]) {
   const v = await timed([
     Deno.execPath(),
     "run",
-    ...FLAGS,
+    ...CLI_FLAGS,
     `${root}cli.ts`,
     "schema",
     "validate",
