@@ -55,6 +55,8 @@ export class Authorizer {
   readonly #readOnly: boolean;
   readonly #hostCheck: boolean;
   readonly #listenHost: string;
+  /** Host header values already accepted (a client sends the same one on every request). */
+  readonly #acceptedHosts = new Set<string>();
 
   constructor(config: AuthConfig) {
     validateAuthConfig(config);
@@ -86,8 +88,13 @@ export class Authorizer {
   /** Throw 403 when the request's host names something other than this loopback server. */
   checkHost(hostHeader: string | undefined): void {
     if (!this.#hostCheck) return;
-    const name = hostName(hostHeader ?? "");
-    if (name !== undefined && (isLoopbackHost(name) || name === this.#listenHost)) return;
+    const header = hostHeader ?? "";
+    if (this.#acceptedHosts.has(header)) return;
+    const name = hostName(header);
+    if (name !== undefined && (isLoopbackHost(name) || name === this.#listenHost)) {
+      if (this.#acceptedHosts.size < MAX_ACCEPTED_HOSTS) this.#acceptedHosts.add(header);
+      return;
+    }
     throw new HttpProblem(
       "forbidden",
       `this server listens on loopback without a token and answers only requests addressed to localhost, 127.0.0.1 or [::1] (host: ${
@@ -121,6 +128,9 @@ export class Authorizer {
     }
   }
 }
+
+/** At most this many accepted Host values are remembered (they are few: names of loopback). */
+const MAX_ACCEPTED_HOSTS = 64;
 
 /** The host name of a Host header value (`name`, `name:port`, `[v6]:port`), lower case. */
 function hostName(header: string): string | undefined {

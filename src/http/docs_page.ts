@@ -87,7 +87,6 @@ export async function docsAssetResponse(
   const common = {
     "cache-control": "public, max-age=86400",
     "vary": "accept-encoding",
-    "x-content-type-options": "nosniff",
   };
   if (name === DOCS_INIT_SCRIPT) {
     return new Response(DOCS_INIT_JS, {

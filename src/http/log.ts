@@ -35,10 +35,10 @@ export function isoNow(): string {
 const encoder = new TextEncoder();
 
 /**
- * Largest single write in UTF-16 units: at most 4096 bytes (PIPE_BUF) once encoded, so that
- * writes of several processes to one pipe never interleave within a line.
+ * Largest single write in bytes (PIPE_BUF): writes of several processes to one pipe never
+ * interleave within a line. A longer line is written on its own.
  */
-const MAX_WRITE = Math.floor(4096 / 3);
+export const MAX_WRITE_BYTES = 4096;
 
 /** Batched lines are written at least this often. */
 const FLUSH_INTERVAL_MS = 50;
@@ -69,17 +69,9 @@ export function jsonLineLogger(
 
   const flush = () => {
     if (pending.length === 0) return;
-    const lines = pending;
+    const text = pending.join("");
     pending = [];
-    let chunk = "";
-    for (const line of lines) {
-      if (chunk.length > 0 && chunk.length + line.length > MAX_WRITE) {
-        writeQuietly(write, chunk);
-        chunk = "";
-      }
-      chunk += line;
-    }
-    if (chunk.length > 0) writeQuietly(write, chunk);
+    writeLines(write, encoder.encode(text));
   };
 
   const push = (line: string) => {
@@ -104,11 +96,22 @@ export function jsonLineLogger(
   };
 }
 
-function writeQuietly(write: (bytes: Uint8Array) => void, text: string): void {
-  try {
-    write(encoder.encode(text));
-  } catch {
-    // standard error closed: nothing else to do with a log line
+/** Write whole lines in pieces of at most {@link MAX_WRITE_BYTES}, each ending a line. */
+function writeLines(write: (bytes: Uint8Array) => void, bytes: Uint8Array): void {
+  let start = 0;
+  while (start < bytes.length) {
+    let end = bytes.length;
+    if (end - start > MAX_WRITE_BYTES) {
+      // The last line end within the limit; else the end of the (long) first line.
+      const cut = bytes.lastIndexOf(10, start + MAX_WRITE_BYTES - 1);
+      end = cut >= start ? cut + 1 : bytes.indexOf(10, start) + 1 || bytes.length;
+    }
+    try {
+      write(bytes.subarray(start, end));
+    } catch {
+      return; // standard error closed: nothing else to do with a log line
+    }
+    start = end;
   }
 }
 

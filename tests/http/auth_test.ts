@@ -131,7 +131,13 @@ Deno.test("403: a loopback server without a token answers only loopback Host nam
     for (const host of ["localhost", "127.0.0.1", "[::1]", "127.0.0.1:8787", "app.localhost"]) {
       assert.equal(await status(await t.app.request(`http://${host}/health`)), 200, host);
     }
-    for (const host of ["evil.example", "10.0.0.1", "localhost.evil.example"]) {
+    // Accepted values are remembered (bounded); past the bound each is checked again.
+    for (let port = 1; port <= 80; port++) {
+      assert.equal(await status(await t.app.request(`http://127.0.0.1:${port}/health`)), 200);
+    }
+    // Twice each: a refusal is never remembered as an acceptance.
+    const refused = ["evil.example", "10.0.0.1", "localhost.evil.example"];
+    for (const host of [...refused, ...refused]) {
       const res = await t.app.request(`http://${host}/runs`, {
         method: "POST",
         body: JSON.stringify(RUN),

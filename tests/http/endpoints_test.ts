@@ -250,3 +250,32 @@ Deno.test("every response: request id (given or minted), security headers, one l
     t.close();
   }
 });
+
+Deno.test("policy headers: each exactly once, the documentation keeping its own", async () => {
+  const t = await testApp();
+  const API_CSP = "default-src 'none'; frame-ancestors 'none'";
+  // path (and method) → the CSP and Cache-Control the answer must carry
+  const cases: [string, string, string | RegExp, string][] = [
+    ["GET", "/health", API_CSP, "no-store"],
+    ["POST", "/verify", API_CSP, "no-store"], // 415: a problem answer
+    ["GET", "/nope", API_CSP, "no-store"], // 404
+    ["GET", "/docs", /script-src 'self'/, "no-store"],
+    ["GET", "/docs/assets/swagger-ui.css", API_CSP, "public, max-age=86400"],
+  ];
+  try {
+    for (const [method, path, csp, cache] of cases) {
+      const res = await t.req(method, path);
+      await res.body?.cancel();
+      const where = `${method} ${path}`;
+      // Headers.get joins repeated headers with ", ": a repeat shows as a longer value.
+      assert.equal(res.headers.get("x-content-type-options"), "nosniff", where);
+      assert.match(res.headers.get("x-request-id")!, /^[0-9a-f-]{36}$/, where);
+      assert.equal(res.headers.get("cache-control"), cache, where);
+      const got = res.headers.get("content-security-policy")!;
+      if (typeof csp === "string") assert.equal(got, csp, where);
+      else assert.ok(csp.test(got) && !got.includes(API_CSP), `${where}: ${got}`);
+    }
+  } finally {
+    t.close();
+  }
+});
