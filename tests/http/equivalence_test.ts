@@ -1,6 +1,6 @@
 // A record verified over HTTP (the real server, on a loopback port) gives the same answer as
-// verifyProofImpl, the CLI (`schema validate --json`) and the Python port, for every valid,
-// tampered and malformed record of fixtures/records/.
+// verifyProofImpl, the CLI (`schema validate --json`) and the Rust and Python ports, for every
+// valid, tampered and malformed record of fixtures/records/.
 import assert from "node:assert/strict";
 import { verifyProofImpl } from "../../src/ops/verify_proof.ts";
 import {
@@ -13,6 +13,7 @@ import {
   runEntry,
   startServer,
 } from "./support.ts";
+import { buildRustPort, cargoAvailable, RUST_PORT_BIN } from "../support/peers.ts";
 
 const manifest = JSON.parse(await Deno.readTextFile(`${RECORDS}cases.json`)) as {
   cases: { file: string; key: string | null; expect: string }[];
@@ -24,7 +25,7 @@ const sameReason = (a: string | null, b: string | null) =>
     (b === "record_structure" ? "schema_invalid" : b);
 
 Deno.test({
-  name: "POST /verify over HTTP = verifyProofImpl = CLI = Python port, for every fixture record",
+  name: "POST /verify over HTTP = verifyProofImpl = CLI = Rust and Python ports, for every record",
   sanitizeResources: false,
   fn: async () => {
     const dir = await Deno.makeTempDir();
@@ -76,29 +77,33 @@ Deno.test({
     }
     for (const file of files) assert.deepEqual(http[file].result, byFile.get(file), `CLI ${file}`);
 
-    // 3. The Python port: OK exactly when verified, and the same failure code.
-    const py = await new Deno.Command("python3", {
-      args: [
-        "-m",
-        "empiric_proof",
-        "verify",
-        ...files.map((f) => `${RECORDS}${f}`),
-        "--key",
-        FIXTURE_KEY_TEXT,
-      ],
-      env: childEnv({ PYTHONPATH: `${ROOT}ports/python/src` }),
-      clearEnv: true,
-      stdout: "piped",
-      stderr: "piped",
-    }).output();
-    const lines = new TextDecoder().decode(py.stdout).trim().split("\n");
-    assert.equal(lines.length, files.length, new TextDecoder().decode(py.stderr));
-    for (const line of lines) {
-      const m = /^(OK|FAIL) (\S+?):? (?:(\S+?): )?/.exec(line)!;
-      const file = m[2].split("/").at(-1)!;
-      const r = http[file].result;
-      assert.equal(m[1] === "OK", r.verified, `python ${file}: ${line}`);
-      if (m[1] === "FAIL") assert.ok(sameReason(m[3], r.reason as string), `${file}: ${line}`);
+    // 3. The ports: OK exactly when verified, and the same failure code.
+    const ports: Record<string, [string, string[], Record<string, string>]> = {
+      python: ["python3", ["-m", "empiric_proof"], { PYTHONPATH: `${ROOT}ports/python/src` }],
+    };
+    if (await cargoAvailable()) {
+      await buildRustPort();
+      ports.rust = [RUST_PORT_BIN, [], {}];
+    }
+    for (const [port, [cmd, pre, env]] of Object.entries(ports)) {
+      const out = await new Deno.Command(cmd, {
+        args: [...pre, "verify", ...files.map((f) => `${RECORDS}${f}`), "--key", FIXTURE_KEY_TEXT],
+        env: childEnv(env),
+        clearEnv: true,
+        stdout: "piped",
+        stderr: "piped",
+      }).output();
+      const lines = new TextDecoder().decode(out.stdout).trim().split("\n");
+      assert.equal(lines.length, files.length, `${port}: ${new TextDecoder().decode(out.stderr)}`);
+      for (const line of lines) {
+        const m = /^(OK|FAIL) (\S+?):? (?:(\S+?): )?/.exec(line)!;
+        const file = m[2].split("/").at(-1)!;
+        const r = http[file].result;
+        assert.equal(m[1] === "OK", r.verified, `${port} ${file}: ${line}`);
+        if (m[1] === "FAIL") {
+          assert.ok(sameReason(m[3], r.reason as string), `${port} ${file}: ${line}`);
+        }
+      }
     }
 
     // 4. The fixture manifest's expectations for the server's key.

@@ -12,6 +12,7 @@ import { runScenarioOp } from "../../src/ops/run_scenario.ts";
 import { signRecord } from "../../src/record/mod.ts";
 import { wireValue } from "../support/arbitraries.ts";
 import { ROOT, testEnv } from "../support/env.ts";
+import { buildRustPort, RUST_PORT_BIN } from "../support/peers.ts";
 
 async function has(cmd: string): Promise<boolean> {
   try {
@@ -27,24 +28,12 @@ if (!ready && Deno.env.get("EMPIRIC_REQUIRE_ALL") === "1") {
 }
 const KEY_TEXT = "empiric-cross-port-test-key-0123456789";
 const KEY = new TextEncoder().encode(KEY_TEXT);
-const RUST_BIN = `${ROOT}ports/rust/target/release/empiric-proof`;
+const RUST_BIN = RUST_PORT_BIN;
 
 let built = false;
 async function build(): Promise<void> {
   if (built) return;
-  const cargo = await new Deno.Command("cargo", {
-    args: [
-      "build",
-      "-q",
-      "--release",
-      "--manifest-path",
-      `${ROOT}ports/rust/Cargo.toml`,
-      "--bin",
-      "empiric-proof",
-    ],
-    stderr: "inherit",
-  }).output();
-  assert.ok(cargo.success, "cargo build");
+  await buildRustPort();
   const npm = await new Deno.Command(Deno.execPath(), {
     args: ["task", "build:npm"],
     cwd: ROOT,

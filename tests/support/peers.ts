@@ -47,3 +47,35 @@ export function chromiumAt(path: string): Promise<boolean> {
     "apt-get install -y chromium, or set EMPIRIC_CHROMIUM",
   );
 }
+
+const ROOT = new URL("../../", import.meta.url).pathname;
+
+/** Path of the Rust port's `empiric-proof` binary (release build). */
+export const RUST_PORT_BIN = `${ROOT}ports/rust/target/release/empiric-proof`;
+
+let rustBuilt: Promise<void> | undefined;
+
+/** Build the Rust port's CLI once per test process (cargo is incremental; a no-op when fresh). */
+export function buildRustPort(): Promise<void> {
+  rustBuilt ??= (async () => {
+    const cargo = await new Deno.Command("cargo", {
+      args: [
+        "build",
+        "-q",
+        "--release",
+        "--manifest-path",
+        `${ROOT}ports/rust/Cargo.toml`,
+        "--bin",
+        "empiric-proof",
+      ],
+      stderr: "inherit",
+    }).output();
+    if (!cargo.success) throw new Error("cargo build of ports/rust failed");
+  })();
+  return rustBuilt;
+}
+
+/** cargo, to build the Rust port. */
+export function cargoAvailable(): Promise<boolean> {
+  return peer("cargo", () => probe("cargo", ["--version"]), "https://rustup.rs");
+}
