@@ -1,7 +1,8 @@
 // HTTP API benchmark (issue 4), all on loopback, bounded runs:
 //  1. the in-process verify rate of a ~6 KB record (verifyProofImpl in a loop, one core);
 //  2. POST /verify of that record under wrk, against a bare Deno.serve handler that only reads
-//     the body (bench/http_bare.ts, a separate process), with --workers 1 and 2;
+//     the body and a minimal one that only verifies (bench/http_bare.ts, separate processes),
+//     with --workers 1 and 2;
 //  3. GET /health against the bare handler's GET.
 // Prints a table with the ratios the issue sets targets for. Besides wall-clock rates it reports
 // requests per CPU-second of the server processes (from /proc), which stays meaningful when other
@@ -155,10 +156,18 @@ async function startEmpiric(workers: number): Promise<Server> {
   };
 }
 
-async function startBare(): Promise<Server> {
+/** The baseline handler of bench/http_bare.ts; with `verify`, the minimal verify server. */
+async function startBare(verify = false): Promise<Server> {
   const port = freePort();
   const child = new Deno.Command(Deno.execPath(), {
-    args: ["run", "--allow-net", `${ROOT}bench/http_bare.ts`, String(port)],
+    args: [
+      "run",
+      "--allow-net",
+      ...(verify ? ["--allow-read"] : []),
+      `${ROOT}bench/http_bare.ts`,
+      String(port),
+      ...(verify ? [`${tmp}/key`] : []),
+    ],
     stdin: "null",
     stdout: "null",
     stderr: "inherit",
@@ -236,6 +245,12 @@ try {
 } finally {
   await bare.stop();
 }
+const minimal = await startBare(true);
+try {
+  results["minimal verify handler (no framework)"] = await measure(minimal, "/verify", true);
+} finally {
+  await minimal.stop();
+}
 for (const workers of [1, 2]) {
   const server = await startEmpiric(workers);
   try {
@@ -269,6 +284,7 @@ for (const [name, r] of Object.entries(results)) {
 const v1 = results["POST /verify, --workers 1"], v2 = results["POST /verify, --workers 2"];
 const h1 = results["GET /health, --workers 1"], h2 = results["GET /health, --workers 2"];
 const bareGet = results["bare GET"], barePost = results["bare POST (read body)"];
+const least = results["minimal verify handler (no framework)"];
 const ok = (b: boolean) => b ? "yes" : "NO";
 const row = (name: string, value: number, target: string, met: boolean | undefined, d = 2) =>
   console.log(`| ${name} | ${f(value, d)} | ${target} | ${met === undefined ? "–" : ok(met)} |`);
@@ -292,6 +308,13 @@ row(
   "≥ 0.8",
   v1.perCpu / inProcessPerCpu >= 0.8,
 );
+row(
+  "ceiling: minimal verify handler req/s ÷ in-process verify/s",
+  least.rps / inProcess,
+  "–",
+  undefined,
+);
+row("/verify req/s (1 worker) ÷ minimal verify handler req/s", v1.rps / least.rps, "–", undefined);
 row("/verify p99, 1 worker (ms)", v1.p99, "< 10", v1.p99 < 10);
 row("/verify p99, 2 workers (ms)", v2.p99, "< 10", v2.p99 < 10);
 const errors = v1.errors + v2.errors + h1.errors + h2.errors;
@@ -319,4 +342,11 @@ row(
   0,
 );
 row("server CPU µs per bare POST (body read)", 1e6 / barePost.perCpu, "–", undefined, 0);
+row(
+  "server CPU µs per minimal verify beyond verification",
+  1e6 / least.perCpu - verifyUs,
+  "–",
+  undefined,
+  0,
+);
 await Deno.remove(tmp, { recursive: true });
