@@ -36,6 +36,7 @@ export type ErrorCode =
   | "method_not_allowed"
   | "payload_too_large"
   | "unsupported_media_type"
+  | "request_timeout"
   // input/output and usage
   | "usage_error"
   | "not_found"
@@ -92,6 +93,7 @@ export const ERROR_TABLE: Readonly<Record<ErrorCode, ErrorReporting>> = {
   method_not_allowed: { exit: EXIT.usage, http: 405, title: "Method not allowed" },
   payload_too_large: { exit: EXIT.dataErr, http: 413, title: "Request body too large" },
   unsupported_media_type: { exit: EXIT.usage, http: 415, title: "Unsupported media type" },
+  request_timeout: { exit: EXIT.io, http: 408, title: "Request body too slow" },
   usage_error: { exit: EXIT.usage, http: 400, title: "Bad request" },
   not_found: { exit: EXIT.noInput, http: 404, title: "Not found" },
   already_exists: { exit: EXIT.cantCreate, http: 409, title: "Already exists" },

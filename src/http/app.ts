@@ -21,6 +21,7 @@ import type { ProofStore } from "../store/store.ts";
 import { EMPIRIC_VERSION } from "../version.ts";
 import { type Access, type AuthConfig, Authorizer } from "./auth.ts";
 import {
+  DEFAULT_BODY_TIMEOUT_MS,
   DEFAULT_MAX_BODY_BYTES,
   numericFields,
   queryObject,
@@ -56,6 +57,8 @@ export interface AppDeps {
   allowCmdSubstrates?: boolean;
   /** Largest request body accepted (default 1 MiB). */
   maxBodyBytes?: number;
+  /** Time a client has to send a request body, in milliseconds (default 30 s). */
+  bodyTimeoutMs?: number;
   /** Where request logs go. */
   logger: Logger;
   /** Extra fields of every request log line (e.g. the worker number). */
@@ -121,6 +124,13 @@ export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
   const maxBody = deps.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
   if (!Number.isSafeInteger(maxBody) || maxBody < 1) {
     throw new EmpiricError("usage_error", "--max-body-bytes must be a positive whole number");
+  }
+  const bodyTimeoutMs = deps.bodyTimeoutMs ?? DEFAULT_BODY_TIMEOUT_MS;
+  if (!Number.isSafeInteger(bodyTimeoutMs) || bodyTimeoutMs < 1 || bodyTimeoutMs > 2 ** 31 - 1) {
+    throw new EmpiricError(
+      "usage_error",
+      "--body-timeout-ms must be a whole number of milliseconds from 1 to 2147483647",
+    );
   }
   const scenarioDir = deps.scenarioDir ?? "scenarios";
   // Clients of the HTTP API name scenarios only by name, and no command lines unless allowed.
@@ -258,7 +268,7 @@ export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
         input.query = validate(querySchema, queryObject(c.req.queries(), numeric), "query");
       }
       if (bodySchema) {
-        const body = await readJsonBody(c.req.raw, maxBody);
+        const body = await readJsonBody(c.req.raw, maxBody, bodyTimeoutMs);
         const parsed = bodySchema.safeParse(body.value);
         if (!parsed.success) {
           // A wire-format problem (e.g. an int out of range) is reported before the schema's.

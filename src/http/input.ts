@@ -13,6 +13,9 @@ import { HttpProblem } from "./problem.ts";
 /** Default request body limit: 1 MiB. */
 export const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
 
+/** Default time a client has to send a request body once its headers are in: 30 s. */
+export const DEFAULT_BODY_TIMEOUT_MS = 30_000;
+
 /**
  * True for `application/json`, with an optional `charset=utf-8` (any other charset is not JSON
  * as RFC 8259 defines it).
@@ -47,36 +50,71 @@ function tooLarge(limit: number): HttpProblem {
   );
 }
 
-/** Read a request body, refusing (413) more than `limit` bytes without buffering them. */
-export async function readBodyLimited(req: Request, limit: number): Promise<Uint8Array> {
+function tooSlow(ms: number): HttpProblem {
+  return new HttpProblem(
+    "request_timeout",
+    `the request body did not arrive within ${ms} ms (--body-timeout-ms)`,
+    { headers: { connection: "close" } },
+  );
+}
+
+/**
+ * Read a request body, refusing (413) more than `limit` bytes without buffering them, and (408)
+ * a body that has not fully arrived `timeoutMs` after the handler asked for it.
+ */
+export async function readBodyLimited(
+  req: Request,
+  limit: number,
+  timeoutMs: number = DEFAULT_BODY_TIMEOUT_MS,
+): Promise<Uint8Array> {
   const declared = req.headers.get("content-length");
-  if (declared !== null && /^\d+$/.test(declared)) {
-    if (Number(declared) > limit) throw tooLarge(limit);
-    // The server enforces Content-Length: the body cannot be longer than declared.
-    return new Uint8Array(await req.arrayBuffer());
+  if (declared !== null && /^\d+$/.test(declared) && Number(declared) > limit) {
+    throw tooLarge(limit);
   }
   if (req.body === null) return new Uint8Array(0);
-  const reader = req.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let total = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    total += value.length;
-    if (total > limit) {
-      await reader.cancel().catch(() => undefined);
-      throw tooLarge(limit);
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(tooSlow(timeoutMs)), timeoutMs);
+  });
+  try {
+    if (declared !== null && /^\d+$/.test(declared)) {
+      // The server enforces Content-Length: the body cannot be longer than declared. A read
+      // still pending at the deadline is left to end with the connection.
+      const read = req.arrayBuffer();
+      read.catch(() => undefined);
+      return new Uint8Array(await Promise.race([read, late]));
     }
-    chunks.push(value);
+    const reader = req.body.getReader();
+    const chunks: Uint8Array[] = [];
+    let total = 0;
+    for (;;) {
+      let next: ReadableStreamReadResult<Uint8Array>;
+      try {
+        next = await Promise.race([reader.read(), late]);
+      } catch (e) {
+        await reader.cancel().catch(() => undefined);
+        throw e;
+      }
+      const { done, value } = next;
+      if (done) break;
+      total += value.length;
+      if (total > limit) {
+        await reader.cancel().catch(() => undefined);
+        throw tooLarge(limit);
+      }
+      chunks.push(value);
+    }
+    if (chunks.length === 1) return chunks[0];
+    const out = new Uint8Array(total);
+    let off = 0;
+    for (const c of chunks) {
+      out.set(c, off);
+      off += c.length;
+    }
+    return out;
+  } finally {
+    clearTimeout(timer);
   }
-  if (chunks.length === 1) return chunks[0];
-  const out = new Uint8Array(total);
-  let off = 0;
-  for (const c of chunks) {
-    out.set(c, off);
-    off += c.length;
-  }
-  return out;
 }
 
 /** A parsed request body and its bytes (to re-parse strictly when validation fails). */
@@ -87,10 +125,14 @@ export interface JsonBody {
 
 /**
  * Read and parse a JSON request body: 415 unless `Content-Type: application/json` (and no
- * content coding), 413 over `limit`, 400 with the typed parser's code and position when the
+ * content coding), 413 over `limit`, 408 when slower than `timeoutMs`, 400 with the typed parser's code and position when the
  * body is not JSON (duplicate keys and lone surrogates are refused, as everywhere in empiric).
  */
-export async function readJsonBody(req: Request, limit: number): Promise<JsonBody> {
+export async function readJsonBody(
+  req: Request,
+  limit: number,
+  timeoutMs: number = DEFAULT_BODY_TIMEOUT_MS,
+): Promise<JsonBody> {
   const type = req.headers.get("content-type");
   if (!isJsonMediaType(type)) {
     throw new HttpProblem(
@@ -108,7 +150,7 @@ export async function readJsonBody(req: Request, limit: number): Promise<JsonBod
       `request bodies are not decoded: Content-Encoding ${JSON.stringify(coding)} is not accepted`,
     );
   }
-  const bytes = await readBodyLimited(req, limit);
+  const bytes = await readBodyLimited(req, limit, timeoutMs);
   return { value: parseBody(bytes), bytes };
 }
 

@@ -23,6 +23,8 @@ export interface ServerConfig {
   storeDir: string;
   scenarioDir: string;
   maxBodyBytes: number;
+  /** Time a client has to send a request body (ms). */
+  bodyTimeoutMs: number;
   /** The key's bytes (never logged, never sent). */
   key: Uint8Array<ArrayBuffer>;
   /** Listen with SO_REUSEPORT (several instances on one port; Linux). */
@@ -57,6 +59,7 @@ export async function startInstance(config: ServerConfig, worker: number): Promi
       },
       allowCmdSubstrates: config.allowCmdSubstrates,
       maxBodyBytes: config.maxBodyBytes,
+      bodyTimeoutMs: config.bodyTimeoutMs,
       logger,
       logFields: { worker },
     });

@@ -2,7 +2,7 @@
  * RFC 9457 problem details (`application/problem+json`) for every error response of the HTTP
  * API. Statuses and titles come from the one table of error codes, `ERROR_TABLE`
  * (src/errors/codes.ts), which also covers the conditions met mostly over the network
- * (authentication, method, media type, body size).
+ * (authentication, method, media type, body size and time).
  *
  * @module
  */
@@ -23,7 +23,8 @@ export type HttpOnlyCode =
   | "forbidden"
   | "method_not_allowed"
   | "payload_too_large"
-  | "unsupported_media_type";
+  | "unsupported_media_type"
+  | "request_timeout";
 
 /** Any code a problem response can carry. */
 export type ProblemCode = ErrorCode;

@@ -151,6 +151,48 @@ Deno.test("404: unknown paths, scenarios and proofs; 405 with Allow for a wrong 
   }
 });
 
+Deno.test("408: a body that stops arriving, declared or streamed, is given up", async () => {
+  const t = await testApp({ bodyTimeoutMs: 150 });
+  try {
+    for (const declared of [true, false]) {
+      let cancelled = false;
+      const stalled = new ReadableStream<Uint8Array>({
+        start(c) {
+          c.enqueue(new TextEncoder().encode('{"proof_json":"'));
+        },
+        pull: () => new Promise<void>(() => {}), // the rest never comes
+        cancel() {
+          cancelled = true;
+        },
+      });
+      const headers: Record<string, string> = { "content-type": "application/json" };
+      if (declared) headers["content-length"] = "100";
+      const res = await t.app.request("http://127.0.0.1/verify", {
+        method: "POST",
+        body: stalled,
+        headers,
+        duplex: "half",
+      } as RequestInit);
+      const body = await problem(res, 408, "request_timeout");
+      assert.match(body.detail, /within 150 ms \(--body-timeout-ms\)/);
+      assert.equal(res.headers.get("connection"), "close");
+      // A streamed body is cancelled; a declared one ends with the connection.
+      if (!declared) assert.ok(cancelled, "the stalled stream was cancelled");
+    }
+    const line = t.logs.find((l) => l.status === 408);
+    assert.equal(line?.path, "/verify");
+    // A body that arrives in time is read as usual.
+    const ok = await t.req("POST", "/canonicalize", { json: { value_json: "[1]" } });
+    assert.equal(ok.status, 200);
+    await ok.body?.cancel();
+  } finally {
+    t.close();
+  }
+  for (const bodyTimeoutMs of [0, -1, 1.5, 2 ** 31]) {
+    await assert.rejects(() => testApp({ bodyTimeoutMs }), /--body-timeout-ms/);
+  }
+});
+
 Deno.test("413: a body over the limit, declared or streamed, is refused unread", async () => {
   const t = await testApp();
   try {
@@ -258,8 +300,9 @@ Deno.test("problem type URIs are stable: https://empiric.dev/problems/<code>", (
     "method_not_allowed",
     "payload_too_large",
     "unsupported_media_type",
+    "request_timeout",
   ] as const;
-  assert.deepEqual(network.map((c) => ERROR_TABLE[c].http), [401, 403, 405, 413, 415]);
+  assert.deepEqual(network.map((c) => ERROR_TABLE[c].http), [401, 403, 405, 413, 415, 408]);
 });
 
 Deno.test("fuzz: no bad input gets a 500 (random bodies, headers, paths, methods)", async () => {

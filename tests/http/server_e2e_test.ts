@@ -169,6 +169,53 @@ Deno.test({
 });
 
 Deno.test({
+  name: "real sockets: a body that stops arriving gets 408 (--body-timeout-ms)",
+  sanitizeResources: false,
+  fn: async () => {
+    const dir = await Deno.makeTempDir();
+    const server = await startServer(
+      ["http", "serve", "--port", "0", "--body-timeout-ms", "200", "--store", `${dir}/s`],
+      { env: { EMPIRIC_SIGN_KEY: KEY }, cwd: dir },
+    );
+    try {
+      const { port } = new URL(server.url);
+      const conn = await Deno.connect({ hostname: "127.0.0.1", port: Number(port) });
+      try {
+        // Headers promise 100 bytes; 15 come, then nothing.
+        await conn.write(
+          new TextEncoder().encode(
+            `POST /verify HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nContent-Type: application/json\r\n` +
+              'Content-Length: 100\r\n\r\n{"proof_json":"',
+          ),
+        );
+        let text = "";
+        const buf = new Uint8Array(4096);
+        const decoder = new TextDecoder();
+        while (!/\r\n\r\n[^]*\}$/.test(text)) {
+          const n = await conn.read(buf);
+          assert.ok(n !== null, `the server closed before answering: ${text}`);
+          text += decoder.decode(buf.subarray(0, n));
+        }
+        assert.match(text, /^HTTP\/1\.1 408 /);
+        assert.match(text, /\r\nconnection: close\r\n/i);
+        const body = JSON.parse(text.slice(text.indexOf("\r\n\r\n") + 4));
+        assert.equal(body.code, "request_timeout");
+        assert.equal(body.status, 408);
+      } finally {
+        conn.close();
+      }
+      // The server goes on serving.
+      const ok = await post(`${server.url}/canonicalize`, { value_json: "[1]" });
+      assert.equal(ok.status, 200);
+      await ok.body?.cancel();
+    } finally {
+      assert.equal((await server.stop()).code, 0);
+    }
+    assert.match(server.stderr(), /"status":408/);
+  },
+});
+
+Deno.test({
   name: "--workers 2: two processes share the port, both serve; SIGINT stops them all",
   sanitizeResources: false,
   fn: async () => {

@@ -45,6 +45,7 @@ export async function testApp(
     auth?: Partial<AuthConfig>;
     key?: Uint8Array<ArrayBuffer>;
     maxBodyBytes?: number;
+    bodyTimeoutMs?: number;
     allowCmdSubstrates?: boolean;
     scenarioDir?: string;
   } = {},
@@ -64,6 +65,7 @@ export async function testApp(
     auth: { listenHost: "127.0.0.1", ...options.auth },
     allowCmdSubstrates: options.allowCmdSubstrates,
     maxBodyBytes: options.maxBodyBytes,
+    bodyTimeoutMs: options.bodyTimeoutMs,
     logger,
   });
   return {

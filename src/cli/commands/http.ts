@@ -7,7 +7,7 @@ import { Command, Option } from "@commander-js/extra-typings";
 import { KeyError, UsageError } from "../../errors/errors.ts";
 import { MIN_SIGNING_KEY_BYTES } from "../../crypto/keys.ts";
 import { AUTH_MODES, type AuthMode } from "../../http/auth.ts";
-import { DEFAULT_MAX_BODY_BYTES } from "../../http/input.ts";
+import { DEFAULT_BODY_TIMEOUT_MS, DEFAULT_MAX_BODY_BYTES } from "../../http/input.ts";
 import { cliKey } from "../context.ts";
 import type { AnyCommand, CliHost } from "../host.ts";
 
@@ -77,6 +77,11 @@ export function httpCommand(host: CliHost): AnyCommand {
     .option("--store <dir>", "proof store directory (default: EMPIRIC_STORE, else ./proofs)")
     .option("--scenario-dir <dir>", "directory of scenario files", "scenarios")
     .option("--max-body-bytes <n>", "largest request body accepted", String(DEFAULT_MAX_BODY_BYTES))
+    .option(
+      "--body-timeout-ms <n>",
+      "time a client has to send a request body (408 after it)",
+      String(DEFAULT_BODY_TIMEOUT_MS),
+    )
     .addOption(
       new Option(
         "--key <text>",
@@ -97,6 +102,7 @@ export function httpCommand(host: CliHost): AnyCommand {
       const port = wholeNumber("--port", opts.port, 0, 65535);
       const workers = wholeNumber("--workers", opts.workers, 1, 64);
       const maxBodyBytes = wholeNumber("--max-body-bytes", opts.maxBodyBytes, 1, 2 ** 31);
+      const bodyTimeoutMs = wholeNumber("--body-timeout-ms", opts.bodyTimeoutMs, 1, 2 ** 31 - 1);
       const key = (await cliKey(host, opts, true))!;
       const readOnly = opts.readOnly === true;
       if (!readOnly && key.bytes.length < MIN_SIGNING_KEY_BYTES) {
@@ -122,6 +128,7 @@ export function httpCommand(host: CliHost): AnyCommand {
         storeDir: opts.store ?? (host.env("EMPIRIC_STORE") || "proofs"),
         scenarioDir: opts.scenarioDir,
         maxBodyBytes,
+        bodyTimeoutMs,
         key: key.bytes,
       }, {
         stderr: (s) => host.stderr(s),
