@@ -67,17 +67,16 @@ export async function readBodyLimited(
   limit: number,
   timeoutMs: number = DEFAULT_BODY_TIMEOUT_MS,
 ): Promise<Uint8Array> {
-  const declared = req.headers.get("content-length");
-  if (declared !== null && /^\d+$/.test(declared) && Number(declared) > limit) {
-    throw tooLarge(limit);
-  }
+  const header = req.headers.get("content-length");
+  const declared = header !== null && /^\d+$/.test(header) ? Number(header) : undefined;
+  if (declared !== undefined && declared > limit) throw tooLarge(limit);
   if (req.body === null) return new Uint8Array(0);
   let timer: ReturnType<typeof setTimeout> | undefined;
   const late = new Promise<never>((_, reject) => {
     timer = setTimeout(() => reject(tooSlow(timeoutMs)), timeoutMs);
   });
   try {
-    if (declared !== null && /^\d+$/.test(declared)) {
+    if (declared !== undefined) {
       // The server enforces Content-Length: the body cannot be longer than declared. A read
       // still pending at the deadline is left to end with the connection.
       const read = req.arrayBuffer();
