@@ -157,23 +157,71 @@ const strictUtf8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
 
 /**
  * Parse a request body. Fast path: the engine's `JSON.parse`, accepted only when the text is
- * strict UTF-8, has no duplicate key and no lone surrogate; anything else goes through the
+ * strict UTF-8, has no duplicate key (known from its length for compact flat objects,
+ * {@link parseMeasured}; scanned for otherwise) and no lone surrogate; anything else goes through the
  * typed parser (src/json/parse.ts), which throws the stable code and position (400). Values
  * where the two parsers could still differ (numbers beyond the int range or overflowing,
  * nesting beyond 512) never fit a request schema; when a body fails its schema the caller
  * re-parses it strictly first ({@link strictParseProblems}).
  */
 export function parseBody(bytes: Uint8Array): PlainJson {
-  let value: PlainJson | undefined;
+  let parsed: { value: PlainJson; compactFlat: boolean } | undefined;
   let text: string | undefined;
   try {
     text = strictUtf8.decode(bytes);
-    value = JSON.parse(text);
+    parsed = parseMeasured(text);
   } catch {
-    value = undefined;
+    parsed = undefined;
   }
-  if (value === undefined || !wellFormed(value) || hasDuplicateKey(text!)) {
+  if (
+    parsed === undefined || !wellFormed(parsed.value) ||
+    (!parsed.compactFlat && hasDuplicateKey(text!))
+  ) {
     return toPlainJson(parseJson(bytes));
+  }
+  return parsed.value;
+}
+
+/**
+ * `JSON.parse`, telling also whether the text is a compact object of primitive members: exactly
+ * as long as its parsed members need (`{"key":value,...}`, keys unescaped, no whitespace). Such a
+ * text has no repeated key, since a repeat would need at least five more characters (`,"":0`).
+ * Other texts (whitespace, escaped keys, nested values, or a runtime that gives a reviver no
+ * source text) answer false and need {@link hasDuplicateKey}.
+ *
+ * @example
+ * ```ts
+ * import { parseMeasured } from "./input.ts";
+ * console.assert(parseMeasured('{"proof_json":"{}","n":1}').compactFlat);
+ * console.assert(!parseMeasured('{"a":1,"a":2}').compactFlat);
+ * console.assert(!parseMeasured('{"a": 1}').compactFlat && !parseMeasured('{"a":[1]}').compactFlat);
+ * ```
+ */
+export function parseMeasured(text: string): { value: PlainJson; compactFlat: boolean } {
+  shape.members = shape.length = shape.containers = 0;
+  const value = JSON.parse(text, measureShape as Reviver) as PlainJson;
+  const compactFlat = shape.containers === 1 && typeof value === "object" && value !== null &&
+    !Array.isArray(value) &&
+    text.length === 2 + shape.length + Math.max(0, shape.members - 1);
+  return { value, compactFlat };
+}
+
+type Reviver = (this: unknown, key: string, value: unknown) => unknown;
+
+/** What {@link measureShape} saw during the last {@link parseMeasured}. */
+const shape = { members: 0, length: 0, containers: 0 };
+
+/**
+ * A `JSON.parse` reviver that changes nothing and measures: how many objects and arrays, how
+ * many primitive values (JSON.parse gives a reviver their source text), and the least length
+ * their members take: `"key":` (a key's token is at least its decoded length plus two quotes)
+ * and the value's source.
+ */
+function measureShape(key: string, value: unknown, context?: { source?: string }): unknown {
+  if (typeof value === "object" && value !== null) shape.containers++;
+  else if (context?.source !== undefined) {
+    shape.members++;
+    shape.length += key.length + 3 + context.source.length;
   }
   return value;
 }

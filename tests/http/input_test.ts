@@ -2,7 +2,12 @@
 // body a request schema can accept), and reports the typed parser's error otherwise.
 import assert from "node:assert/strict";
 import fc from "fast-check";
-import { hasDuplicateKey, isJsonMediaType, parseBody } from "../../src/http/input.ts";
+import {
+  hasDuplicateKey,
+  isJsonMediaType,
+  parseBody,
+  parseMeasured,
+} from "../../src/http/input.ts";
 import { parseJson } from "../../src/json/parse.ts";
 import { toPlainJson } from "../../src/json/plain.ts";
 import { WireError } from "../../src/errors/errors.ts";
@@ -73,6 +78,84 @@ Deno.test("parseBody = the typed parser for number-free texts: same value or sam
     }),
     { numRuns: 3000 },
   );
+});
+
+Deno.test("parseBody: compact flat objects, with and without a repeated key, as the typed parser", () => {
+  // Objects of primitive members written with no spare character: the fast path decides these
+  // by length alone, so repeated keys (also escaped, or with an empty value) must still be found.
+  const primitive = fc.oneof(
+    fc.string({ unit: "binary" }),
+    fc.boolean(),
+    fc.constant(null),
+    fc.integer(),
+  );
+  const member = fc.tuple(fc.string({ unit: "binary", maxLength: 4 }), primitive);
+  const text = fc.tuple(
+    fc.array(member, { maxLength: 6 }),
+    fc.nat(),
+    fc.constantFrom("none", "same", "escaped"),
+    primitive,
+  ).map(([members, at, repeat, value]) => {
+    const parts = members.map(([k, v]) => `${JSON.stringify(k)}:${JSON.stringify(v)}`);
+    if (members.length > 0 && repeat !== "none") {
+      const key = members[at % members.length][0];
+      const token = repeat === "same"
+        ? JSON.stringify(key)
+        : `"${
+          [...key].map((ch) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, "0")}`).join("")
+        }"`;
+      parts.splice(at % (parts.length + 1), 0, `${token}:${JSON.stringify(value)}`);
+    }
+    return `{${parts.join(",")}}`;
+  });
+  fc.assert(
+    fc.property(text, (t) => {
+      const bytes = encoder.encode(t);
+      assert.deepEqual(
+        outcome(() => parseBody(bytes)),
+        outcome(() => toPlainJson(parseJson(bytes))),
+        t,
+      );
+    }),
+    { numRuns: 3000 },
+  );
+  for (
+    const t of [
+      '{"a":"","a":""}',
+      '{"":0,"":0}',
+      '{"a":null,"b":1,"a":true}',
+      '{"\\u0061":1,"a":1}',
+    ]
+  ) {
+    assert.deepEqual(outcome(() => parseBody(encoder.encode(t))), { code: "duplicate_key" }, t);
+  }
+});
+
+Deno.test("parseMeasured: only compact objects of primitive members skip the duplicate scan", () => {
+  const compact = [
+    "{}",
+    '{"proof_json":"{\\"a\\":1}"}',
+    '{"a":1,"b":"x","c":null,"d":true,"e":-1.5e3}',
+    '{"\u00e9\ud83d\ude00":"\\u00e9"}', // raw non-ASCII and a non-BMP key; an escaped value
+  ];
+  for (const t of compact) {
+    const r = parseMeasured(t);
+    assert.ok(r.compactFlat, t);
+    assert.deepEqual(r.value, JSON.parse(t), t);
+  }
+  const scanned = [
+    '{"a":1,"a":2}',
+    '{"a":1, "b":2}',
+    ' {"a":1}',
+    '{"\\u0061":1}',
+    '{"a":[1]}',
+    '{"a":{}}',
+    "[1,2]",
+    '"x"',
+    "1",
+    "null",
+  ];
+  for (const t of scanned) assert.ok(!parseMeasured(t).compactFlat, t);
 });
 
 Deno.test("parseBody with numbers: differs from the typed parser only in number rules", () => {
