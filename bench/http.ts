@@ -119,11 +119,36 @@ interface Server {
   stop(): Promise<void>;
 }
 
-async function startEmpiric(workers: number): Promise<Server> {
-  const port = freePort();
+/** Spawn `deno run <args>` (a server on `port`) and wait until `upPath` answers. */
+async function spawnServer(
+  args: string[],
+  port: number,
+  upPath: string,
+  stderr: "null" | "inherit",
+): Promise<Server> {
   const child = new Deno.Command(Deno.execPath(), {
-    args: [
-      "run",
+    args: ["run", ...args],
+    stdin: "null",
+    stdout: "null",
+    stderr,
+    cwd: tmp,
+  }).spawn();
+  const url = `http://127.0.0.1:${port}`;
+  await waitUp(`${url}${upPath}`);
+  return {
+    url,
+    pid: child.pid,
+    async stop() {
+      child.kill("SIGTERM");
+      await child.status;
+    },
+  };
+}
+
+function startEmpiric(workers: number): Promise<Server> {
+  const port = freePort();
+  return spawnServer(
+    [
       ...CLI_FLAGS,
       `${ROOT}cli.ts`,
       "http",
@@ -139,49 +164,27 @@ async function startEmpiric(workers: number): Promise<Server> {
       "--max-body-bytes",
       String(4 * 1024 * 1024),
     ],
-    stdin: "null",
-    stdout: "null",
-    stderr: "null",
-    cwd: tmp,
-  }).spawn();
-  const url = `http://127.0.0.1:${port}`;
-  await waitUp(`${url}/health`);
-  return {
-    url,
-    pid: child.pid,
-    async stop() {
-      child.kill("SIGTERM");
-      await child.status;
-    },
-  };
+    port,
+    "/health",
+    "null",
+  );
 }
 
 /** The baseline handler of bench/http_bare.ts; with `verify`, the minimal verify server. */
-async function startBare(verify = false): Promise<Server> {
+function startBare(verify = false): Promise<Server> {
   const port = freePort();
-  const child = new Deno.Command(Deno.execPath(), {
-    args: [
-      "run",
+  return spawnServer(
+    [
       "--allow-net",
       ...(verify ? ["--allow-read"] : []),
       `${ROOT}bench/http_bare.ts`,
       String(port),
       ...(verify ? [`${tmp}/key`] : []),
     ],
-    stdin: "null",
-    stdout: "null",
-    stderr: "inherit",
-  }).spawn();
-  const url = `http://127.0.0.1:${port}`;
-  await waitUp(url);
-  return {
-    url,
-    pid: child.pid,
-    async stop() {
-      child.kill("SIGTERM");
-      await child.status;
-    },
-  };
+    port,
+    "",
+    "inherit",
+  );
 }
 
 interface WrkResult {
