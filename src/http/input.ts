@@ -70,8 +70,8 @@ export async function readBodyLimited(
 ): Promise<Uint8Array> {
   const header = req.headers.get("content-length");
   const declared = header !== null && /^\d+$/.test(header) ? Number(header) : undefined;
-  if (declared !== undefined && declared > limit) throw tooLarge(limit);
   if (declared !== undefined) {
+    if (declared > limit) throw tooLarge(limit);
     // The server enforces Content-Length: the body cannot be longer than declared. Read at once
     // (faster than chunk by chunk); at the deadline the wait ends, and the read is left to end
     // with the connection.
@@ -130,8 +130,9 @@ export interface JsonBody {
 
 /**
  * Read and parse a JSON request body: 415 unless `Content-Type: application/json` (and no
- * content coding), 413 over `limit`, 408 when slower than `timeoutMs`, 400 with the typed parser's code and position when the
- * body is not JSON (duplicate keys and lone surrogates are refused, as everywhere in empiric).
+ * content coding), 413 over `limit`, 408 when slower than `timeoutMs`, 400 with the typed
+ * parser's code and position when the body is not JSON (duplicate keys and lone surrogates are
+ * refused, as everywhere in empiric).
  */
 export async function readJsonBody(
   req: Request,
@@ -164,11 +165,11 @@ const strictUtf8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
 /**
  * Parse a request body. Fast path: the engine's `JSON.parse`, accepted only when the text is
  * strict UTF-8, has no duplicate key (known from its length for compact flat objects,
- * {@link parseMeasured}; scanned for otherwise) and no lone surrogate; anything else goes through the
- * typed parser (src/json/parse.ts), which throws the stable code and position (400). Values
- * where the two parsers could still differ (numbers beyond the int range or overflowing,
- * nesting beyond 512) never fit a request schema; when a body fails its schema the caller
- * re-parses it strictly first ({@link strictParseProblems}).
+ * {@link parseMeasured}; scanned for otherwise) and no lone surrogate; anything else goes
+ * through the typed parser (src/json/parse.ts), which throws the stable code and position
+ * (400). Values where the two parsers could still differ (numbers beyond the int range or
+ * overflowing, nesting beyond 512) never fit a request schema; when a body fails its schema the
+ * caller re-parses it strictly first ({@link strictParseProblems}).
  */
 export function parseBody(bytes: Uint8Array): PlainJson {
   let parsed: { value: PlainJson; compactFlat: boolean } | undefined;
