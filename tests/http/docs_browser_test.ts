@@ -4,7 +4,7 @@
 import assert from "node:assert/strict";
 import { chromium } from "playwright-core";
 import { chromiumAt } from "../support/peers.ts";
-import { testApp } from "./support.ts";
+import { API_OPERATIONS, testApp } from "./support.ts";
 
 const CHROMIUM = Deno.env.get("EMPIRIC_CHROMIUM") ?? "/usr/bin/chromium";
 const SCREENSHOT = `${Deno.env.get("TMPDIR") ?? "/tmp"}/empiric-http-docs.png`;
@@ -66,18 +66,7 @@ Deno.test({
       );
       const ops = paths.map((p, i) => `${methods[i]} ${p.replace(/\u200b/g, "")}`).sort();
       for (
-        const op of [
-          "POST /verify",
-          "GET /scenarios",
-          "GET /scenarios/{name}",
-          "POST /canonicalize",
-          "GET /proofs",
-          "GET /proofs/{proof_id}",
-          "POST /runs",
-          "GET /health",
-          "GET /version",
-          "GET /openapi.json",
-        ]
+        const op of API_OPERATIONS
       ) {
         assert.ok(ops.includes(op), `${op} not shown; shown: ${ops.join(", ")}`);
       }

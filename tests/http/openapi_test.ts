@@ -3,7 +3,7 @@
 import assert from "node:assert/strict";
 import { Validator } from "@seriousme/openapi-schema-validator";
 import { openApiDocument } from "../../src/http/app.ts";
-import { testApp } from "./support.ts";
+import { API_OPERATIONS, testApp } from "./support.ts";
 
 type Doc = {
   openapi: string;
@@ -48,16 +48,7 @@ Deno.test("the document describes every route the app answers, and nothing else"
     assert.deepEqual([...described].sort(), [...answered].sort());
     for (
       const route of [
-        "POST /verify",
-        "GET /scenarios",
-        "GET /scenarios/{name}",
-        "POST /canonicalize",
-        "GET /proofs",
-        "GET /proofs/{proof_id}",
-        "POST /runs",
-        "GET /health",
-        "GET /version",
-        "GET /openapi.json",
+        ...API_OPERATIONS,
         "GET /docs",
         "GET /docs/assets/{asset}",
       ]

@@ -8,6 +8,32 @@ import { freshFetch, RECORDS, ROOT, startServer } from "./support.ts";
 const KEY = "e2e-secret-key-do-not-print-0123456789-zyx";
 const TOKEN = "e2e-token-0123456789abcdef";
 
+/** An HTTP substrate answering 0 that holds its first answer until `release()`. */
+function heldSubstrate() {
+  let release!: () => void;
+  const released = new Promise<void>((r) => release = r);
+  let firstArrived!: () => void;
+  const arrived = new Promise<void>((r) => firstArrived = r);
+  let calls = 0;
+  const server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen: () => {} }, async () => {
+    if (calls++ === 0) {
+      firstArrived();
+      await released;
+    }
+    return Response.json({ answer: 0 });
+  });
+  return {
+    url: `http://127.0.0.1:${server.addr.port}/`,
+    /** Resolves when the first request is being held. */
+    arrived,
+    release,
+    get calls() {
+      return calls;
+    },
+    shutdown: () => server.shutdown(),
+  };
+}
+
 const post = (url: string, json: unknown, headers: Record<string, string> = {}) =>
   fetch(url, {
     method: "POST",
@@ -258,22 +284,7 @@ Deno.test({
   sanitizeResources: false,
   sanitizeOps: false,
   fn: async () => {
-    // A substrate that holds its first answer until the test lets it go.
-    let release!: () => void;
-    const released = new Promise<void>((r) => release = r);
-    let firstArrived!: () => void;
-    const arrived = new Promise<void>((r) => firstArrived = r);
-    let calls = 0;
-    const substrate = Deno.serve(
-      { hostname: "127.0.0.1", port: 0, onListen: () => {} },
-      async () => {
-        if (calls++ === 0) {
-          firstArrived();
-          await released;
-        }
-        return Response.json({ answer: 0 });
-      },
-    );
+    const substrate = heldSubstrate();
     const dir = await Deno.makeTempDir();
     const server = await startServer(["http", "serve", "--port", "0", "--store", `${dir}/s`], {
       env: { EMPIRIC_SIGN_KEY: KEY },
@@ -282,11 +293,11 @@ Deno.test({
     try {
       const inFlight = post(`${server.url}/runs`, {
         scenario: "arithmetic-accuracy",
-        substrate: `http://127.0.0.1:${substrate.addr.port}/`,
+        substrate: substrate.url,
       });
       let settled = false;
       inFlight.finally(() => settled = true);
-      await arrived;
+      await substrate.arrived;
       server.process.kill("SIGTERM");
       await server.waitFor(/"msg":"shutting down"/);
       let refused = false;
@@ -296,7 +307,7 @@ Deno.test({
       }
       assert.ok(refused, "new connections are refused while shutting down");
       assert.equal(settled, false, "…while the run is still in flight");
-      release();
+      substrate.release();
       const res = await inFlight;
       assert.equal(res.status, 201, await res.clone().text());
       const body = await res.json();
@@ -309,7 +320,7 @@ Deno.test({
       assert.equal(order.at(-1), "stopped");
       assert.ok(await Deno.stat(`${dir}/s/${body.proof_id}.json`), "the record was stored");
     } finally {
-      release();
+      substrate.release();
       await server.stop("SIGKILL");
       await substrate.shutdown();
     }
@@ -321,16 +332,7 @@ Deno.test({
   sanitizeResources: false,
   sanitizeOps: false,
   fn: async () => {
-    let release!: () => void;
-    const released = new Promise<void>((r) => release = r);
-    let calls = 0;
-    const substrate = Deno.serve(
-      { hostname: "127.0.0.1", port: 0, onListen: () => {} },
-      async () => {
-        if (calls++ === 0) await released;
-        return Response.json({ answer: 0 });
-      },
-    );
+    const substrate = heldSubstrate();
     const dir = await Deno.makeTempDir();
     const server = await startServer(["http", "serve", "--port", "0", "--store", `${dir}/s`], {
       env: { EMPIRIC_SIGN_KEY: KEY },
@@ -343,20 +345,20 @@ Deno.test({
         headers: { "content-type": "application/json" },
         body: JSON.stringify({
           scenario: "arithmetic-accuracy",
-          substrate: `http://127.0.0.1:${substrate.addr.port}/`,
+          substrate: substrate.url,
         }),
         signal: ctl.signal,
       }).then(() => "answered", (e) => (e as Error).name);
-      while (calls === 0) await new Promise((r) => setTimeout(r, 20));
+      await substrate.arrived;
       ctl.abort();
       assert.equal(await gone, "AbortError");
-      release();
+      substrate.release();
       await server.waitFor(/"path":"\/runs","status":201/);
       const page = await (await fetch(`${server.url}/proofs`)).json();
       assert.equal(page.total, 1, "the record was stored");
-      assert.equal(calls, 120, "every item was sent");
+      assert.equal(substrate.calls, 120, "every item was sent");
     } finally {
-      release();
+      substrate.release();
       assert.equal((await server.stop()).code, 0, server.stderr());
       await substrate.shutdown();
     }

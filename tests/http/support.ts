@@ -39,6 +39,20 @@ export interface TestApp {
   close(): void;
 }
 
+/** The operations the SPEC names: the OpenAPI document must describe them and /docs show them. */
+export const API_OPERATIONS = [
+  "POST /verify",
+  "GET /scenarios",
+  "GET /scenarios/{name}",
+  "POST /canonicalize",
+  "GET /proofs",
+  "GET /proofs/{proof_id}",
+  "POST /runs",
+  "GET /health",
+  "GET /version",
+  "GET /openapi.json",
+] as const;
+
 /** The real app on a fresh temporary store; close() when done. */
 export async function testApp(
   options: {
