@@ -75,7 +75,7 @@ export function registerResources(server: McpServer, ctx: McpContext): void {
     "scenario",
     new ResourceTemplate("empiric://scenarios/{name}", {
       list: async () => {
-        const { scenarios } = await listScenarios(ctx.env, ctx.scenarioDir);
+        const { scenarios } = await listScenarios(ctx.env, ctx.scenarioDir, ctx.exposure);
         return {
           resources: scenarios.map((s) => ({
             uri: scenarioUri(s.name),
@@ -97,7 +97,7 @@ export function registerResources(server: McpServer, ctx: McpContext): void {
       const name = variable(vars.name);
       let claim;
       try {
-        claim = await getScenarioClaim(ctx.env, name, ctx.scenarioDir);
+        claim = await getScenarioClaim(ctx.env, name, ctx.scenarioDir, ctx.exposure);
       } catch (e) {
         const err = asEmpiricError(e);
         if (

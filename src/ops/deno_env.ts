@@ -8,6 +8,7 @@ import { BUILD_COMMIT } from "../build_info.ts";
 import { RESULT_LIBRARIES } from "../run/libraries.ts";
 import type { RuntimeInfo } from "../run/run.ts";
 import type { OpsEnvironment } from "./environment.ts";
+import { ScenarioError } from "../errors/errors.ts";
 
 async function git(args: string[]): Promise<string | undefined> {
   try {
@@ -31,6 +32,53 @@ const sourceDir = (() => {
 })();
 
 let empiricCommit: string | undefined;
+
+/**
+ * Read a regular file without following a symlink: `lstat` must show a regular file, and the
+ * opened file must be that same file (device and inode), so a name swapped for a symlink in
+ * between is not followed. Reads at most `maxBytes`.
+ */
+async function readRegularText(path: string, maxBytes: number): Promise<string | undefined> {
+  let info: Deno.FileInfo;
+  try {
+    info = await Deno.lstat(path);
+  } catch {
+    return undefined;
+  }
+  if (!info.isFile) return undefined;
+  if (info.size > maxBytes) {
+    throw new ScenarioError(
+      "scenario_invalid",
+      `${path} is ${info.size} bytes, more than the ${maxBytes} bytes a scenario file may have`,
+    );
+  }
+  let file: Deno.FsFile;
+  try {
+    file = await Deno.open(path, { read: true });
+  } catch {
+    return undefined;
+  }
+  try {
+    const opened = await file.stat();
+    if (!opened.isFile || opened.ino !== info.ino || opened.dev !== info.dev) return undefined;
+    const buf = new Uint8Array(Math.min(opened.size, maxBytes) + 1);
+    let n = 0;
+    while (n < buf.length) {
+      const r = await file.read(buf.subarray(n));
+      if (r === null) break;
+      n += r;
+    }
+    if (n > maxBytes) {
+      throw new ScenarioError(
+        "scenario_invalid",
+        `${path} is more than the ${maxBytes} bytes a scenario file may have`,
+      );
+    }
+    return new TextDecoder().decode(buf.subarray(0, n));
+  } finally {
+    file.close();
+  }
+}
 
 /** empiric's own commit: `EMPIRIC_GIT_COMMIT`, the release build stamp, else git in the source checkout. */
 export async function detectEmpiricCommit(): Promise<string> {
@@ -68,6 +116,7 @@ export async function denoOpsEnvironment(): Promise<OpsEnvironment> {
         throw e;
       }
     },
+    readRegularText: (p, maxBytes) => readRegularText(p, maxBytes),
     listDir: async (p) => {
       const out: string[] = [];
       try {

@@ -13,8 +13,13 @@ export interface OpsEnvironment {
   readFile(path: string): Promise<Uint8Array>;
   /** Read a text file, or undefined if it does not exist. */
   readText(path: string): Promise<string | undefined>;
-  /** List `*.yaml|*.yml|*.json` names in a directory (empty if it does not exist). */
+  /** List `*.yaml|*.yml|*.json` regular files (not symlinks) in a directory (empty if none). */
   listDir(path: string): Promise<string[]>;
+  /**
+   * Read a regular file that is not a symlink (undefined when missing or not a regular file);
+   * `scenario_invalid` when it is larger than `maxBytes`.
+   */
+  readRegularText(path: string, maxBytes: number): Promise<string | undefined>;
   /** Fetch a URL's bytes (datasets given by URL). */
   fetchBytes(url: string): Promise<Uint8Array>;
   /** Wall clock, epoch ms. */

@@ -8,12 +8,11 @@ import { EmpiricError, UsageError } from "../errors/errors.ts";
 import { assertSigningKey } from "../crypto/keys.ts";
 import { type RunOutput, runScenario } from "../run/run.ts";
 import type { RunProgress } from "../run/execute.ts";
-import { resolveScenario } from "../scenario/resolve.ts";
 import { openSubstrate } from "../substrate/open.ts";
 import { splitCommandLine } from "../substrate/cmd.ts";
 import type { ProofStore } from "../store/store.ts";
 import type { OpsEnvironment } from "./environment.ts";
-import { type Exposure, requireScenarioName, scenarioLookup } from "./scenarios.ts";
+import { type Exposure, scenarioCatalog } from "./scenarios.ts";
 import { analysisPlanText, thresholdOf } from "../run/analyze.ts";
 import { resolveRelative } from "../scenario/load.ts";
 import type { Threshold } from "../record/types.ts";
@@ -132,8 +131,9 @@ async function runScenarioTraced(
       "this server does not run command lines named by clients (cmd: substrates); start it with --allow-cmd-substrates, or use a scenario whose default_substrate is set",
     );
   }
-  if (exposure.namesOnly) await requireScenarioName(deps.env, req.scenario, deps.scenarioDir);
-  const resolved = await resolveScenario(req.scenario, scenarioLookup(deps.env, deps.scenarioDir));
+  const resolved = await scenarioCatalog(deps.env, deps.scenarioDir, exposure).resolve(
+    req.scenario,
+  );
   const spec = req.substrate ?? resolved.scenario.default_substrate;
   if (!spec) {
     throw new UsageError(

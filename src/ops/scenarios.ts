@@ -6,15 +6,10 @@
  */
 import { toPlainJson } from "../json/plain.ts";
 import { configHash } from "../scenario/load.ts";
-import {
-  builtinScenarioNames,
-  type ResolvedScenario,
-  resolveScenario,
-  type ScenarioLookup,
-} from "../scenario/resolve.ts";
+import type { ResolvedScenario } from "../scenario/resolve.ts";
+import { ScenarioCatalog } from "../scenario/catalog.ts";
 import { scenarioValue } from "../scenario/load.ts";
 import type { OpsEnvironment } from "./environment.ts";
-import { EmpiricError } from "../errors/errors.ts";
 
 /**
  * What a network-facing surface (HTTP API, MCP over HTTP) lets its clients name. The CLI and
@@ -27,27 +22,24 @@ export interface Exposure {
   allowClientCmd?: boolean;
 }
 
-const SCENARIO_NAME = /^[a-z0-9][a-z0-9._-]{0,63}$/;
-
-/** Throw `not_found` unless `name` is a scenario name that exists (built-in or in `dir`). */
-export async function requireScenarioName(
+/** The scenario catalog as the caller may see it: listed names only over the network. */
+export function scenarioCatalog(
   env: OpsEnvironment,
-  name: string,
   scenarioDir = "scenarios",
-): Promise<void> {
-  const exists = SCENARIO_NAME.test(name) && !name.includes("..") &&
-    (builtinScenarioNames().includes(name) ||
-      (await Promise.all(
-        ["yaml", "yml", "json"].map((e) => env.exists(`${scenarioDir}/${name}.${e}`)),
-      )).some(Boolean));
-  if (!exists) {
-    throw new EmpiricError(
-      "not_found",
-      `no scenario named ${JSON.stringify(name)} (built-ins: ${
-        builtinScenarioNames().join(", ")
-      }; see list_scenarios)`,
-    );
-  }
+  exposure: Exposure = {},
+): ScenarioCatalog {
+  return new ScenarioCatalog(scenarioDir, exposure.namesOnly ? "listed" : "paths", {
+    listDir: (p) => env.listDir(p),
+    readRegularText: (p, max) => env.readRegularText(p, max),
+    readText: (p) => env.readText(p),
+    files: { readFile: (p) => env.readFile(p), fetch: (u) => env.fetchBytes(u) },
+  });
+}
+
+/** Where a scenario came from, as shown to the caller (no server paths over the network). */
+function shownPath(r: ResolvedScenario, catalog: ScenarioCatalog): string {
+  if (catalog.mode === "paths" || r.origin.kind === "builtin") return r.origin.path;
+  return r.origin.path.slice(r.origin.path.lastIndexOf("/") + 1);
 }
 
 /** One entry of `list_scenarios`. */
@@ -61,16 +53,7 @@ export interface ScenarioSummary {
   path: string;
 }
 
-/** A lookup over the real files, searching `scenarioDir` (default `scenarios`). */
-export function scenarioLookup(env: OpsEnvironment, scenarioDir = "scenarios"): ScenarioLookup {
-  return {
-    scenarioDir,
-    readText: (p) => env.readText(p),
-    files: { readFile: (p) => env.readFile(p), fetch: (u) => env.fetchBytes(u) },
-  };
-}
-
-function summary(r: ResolvedScenario): ScenarioSummary {
+function summary(r: ResolvedScenario, catalog: ScenarioCatalog): ScenarioSummary {
   const t = r.scenario.claim.threshold;
   return {
     name: r.scenario.name,
@@ -84,7 +67,7 @@ function summary(r: ResolvedScenario): ScenarioSummary {
     },
     default_substrate: r.scenario.default_substrate ?? null,
     origin: r.origin.kind,
-    path: r.origin.path,
+    path: shownPath(r, catalog),
   };
 }
 
@@ -95,27 +78,17 @@ function summary(r: ResolvedScenario): ScenarioSummary {
 export async function listScenarios(
   env: OpsEnvironment,
   scenarioDir = "scenarios",
+  exposure: Exposure = {},
 ): Promise<{ scenarios: ScenarioSummary[]; errors: { path: string; message: string }[] }> {
-  const lookup = scenarioLookup(env, scenarioDir);
-  const scenarios: ScenarioSummary[] = [];
-  const errors: { path: string; message: string }[] = [];
-  const seen = new Set<string>();
-  for (const name of (await env.listDir(scenarioDir)).sort()) {
-    const path = `${scenarioDir}/${name}`;
-    try {
-      const r = await resolveScenario(path, lookup);
-      if (seen.has(r.scenario.name)) continue;
-      seen.add(r.scenario.name);
-      scenarios.push(summary(r));
-    } catch (e) {
-      errors.push({ path, message: (e as Error).message });
-    }
-  }
-  for (const name of builtinScenarioNames()) {
-    if (seen.has(name)) continue;
-    scenarios.push(summary(await resolveScenario(`builtin:${name}`)));
-  }
-  return { scenarios, errors };
+  const catalog = scenarioCatalog(env, scenarioDir, exposure);
+  const { scenarios, errors } = await catalog.list();
+  return {
+    scenarios: scenarios.map((r) => summary(r, catalog)),
+    errors: errors.map((e) => ({
+      path: catalog.mode === "paths" ? e.path : e.path.slice(e.path.lastIndexOf("/") + 1),
+      message: e.message,
+    })),
+  };
 }
 
 /** The result of `get_scenario_claim`. */
@@ -140,8 +113,8 @@ export async function getScenarioClaim(
   scenarioDir = "scenarios",
   exposure: Exposure = {},
 ): Promise<ScenarioClaim> {
-  if (exposure.namesOnly) await requireScenarioName(env, name, scenarioDir);
-  const r = await resolveScenario(name, scenarioLookup(env, scenarioDir));
+  const catalog = scenarioCatalog(env, scenarioDir, exposure);
+  const r = await catalog.resolve(name);
   const v = toPlainJson(scenarioValue(r.scenario)) as Record<string, unknown>;
   return {
     name: r.scenario.name,
@@ -154,6 +127,6 @@ export async function getScenarioClaim(
     default_substrate: r.scenario.default_substrate ?? null,
     config_hash: await configHash(r.scenario),
     origin: r.origin.kind,
-    path: r.origin.path,
+    path: shownPath(r, catalog),
   };
 }

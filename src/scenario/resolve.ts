@@ -1,10 +1,10 @@
 /**
- * Find a scenario by name or path: a file path, `scenarios/<name>.{yaml,yml,json}` under the
- * working directory, or a built-in.
+ * The built-in scenarios (embedded in the binary) and the parsing of a scenario file into a
+ * resolved scenario. Which names resolve to which file is the catalog's concern (catalog.ts).
  *
  * @module
  */
-import { ScenarioError } from "../errors/errors.ts";
+import { EmpiricError } from "../errors/errors.ts";
 import { BUILTIN_FILES } from "./builtin_assets.ts";
 import { normalizeScenario, parseScenarioText, type ScenarioFiles } from "./load.ts";
 import type { Scenario, ScenarioOrigin } from "./types.ts";
@@ -47,17 +47,18 @@ export interface ResolvedScenario {
   text: string;
 }
 
-/** File-system access for resolving user scenarios. */
-export interface ScenarioLookup {
-  /** Read a file, or undefined if it does not exist. */
-  readText(path: string): Promise<string | undefined>;
-  /** Real file access for datasets. */
-  files: ScenarioFiles;
-  /** Directory searched for `<name>.yaml` (default `scenarios`). */
-  scenarioDir?: string;
+/** Parse and normalize a scenario file's text into a {@link ResolvedScenario}. */
+export function parseResolved(text: string, path: string, files: ScenarioFiles): ResolvedScenario {
+  const { value, locate } = parseScenarioText(text, path);
+  return {
+    scenario: normalizeScenario(value, path, locate),
+    origin: { kind: "file", path },
+    files,
+    text,
+  };
 }
 
-/** Load a built-in scenario by name. */
+/** Load a built-in scenario by name (`not_found` when there is none). */
 export function loadBuiltinScenario(name: string): ResolvedScenario {
   for (const ext of ["yaml", "yml", "json"]) {
     const path = `scenarios/${name}.${ext}`;
@@ -72,47 +73,10 @@ export function loadBuiltinScenario(name: string): ResolvedScenario {
       };
     }
   }
-  throw new ScenarioError(
-    "scenario_invalid",
-    `no scenario named ${
-      JSON.stringify(name)
-    }: not a file, not in ./scenarios/, not built in (built-ins: ${
+  throw new EmpiricError(
+    "not_found",
+    `no built-in scenario named ${JSON.stringify(name)} (built-ins: ${
       builtinScenarioNames().join(", ")
     })`,
   );
-}
-
-/**
- * Resolve a scenario argument: an existing file path, `<scenarioDir>/<name>.yaml|yml|json`, or
- * a built-in name (optionally written `builtin:<name>`).
- */
-export async function resolveScenario(
-  arg: string,
-  lookup?: ScenarioLookup,
-): Promise<ResolvedScenario> {
-  if (arg.startsWith(BUILTIN_PREFIX)) return loadBuiltinScenario(arg.slice(BUILTIN_PREFIX.length));
-  if (lookup) {
-    const dir = lookup.scenarioDir ?? "scenarios";
-    const candidates = /\.(ya?ml|json)$/.test(arg) || arg.includes("/")
-      ? [arg]
-      : [`${dir}/${arg}.yaml`, `${dir}/${arg}.yml`, `${dir}/${arg}.json`];
-    for (const path of candidates) {
-      const text = await lookup.readText(path);
-      if (text === undefined) continue;
-      const { value, locate } = parseScenarioText(text, path);
-      return {
-        scenario: normalizeScenario(value, path, locate),
-        origin: { kind: "file", path },
-        files: lookup.files,
-        text,
-      };
-    }
-    if (
-      candidates.length === 1 && candidates[0] === arg &&
-      (arg.includes("/") || /\.(ya?ml|json)$/.test(arg))
-    ) {
-      throw new ScenarioError("scenario_invalid", `no such scenario file: ${arg}`);
-    }
-  }
-  return loadBuiltinScenario(arg);
 }

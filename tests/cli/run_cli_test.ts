@@ -104,10 +104,10 @@ Deno.test("run: a cmd: substrate in Python; a failing one reported per item", as
 
 Deno.test("run: bad input gives a clear error and a documented exit code", async () => {
   const noSuch = await runCli(["run", "no-such-scenario", "--no-store"], { env: KEY });
-  assert.equal(noSuch.code, 65);
+  assert.equal(noSuch.code, 66, "an unknown scenario is not_found (exit 66) on every surface");
   assert.match(
     noSuch.stderr,
-    /scenario_invalid: no scenario named "no-such-scenario".*built-ins: arithmetic-accuracy/,
+    /not_found: no scenario named "no-such-scenario".*built-ins: arithmetic-accuracy/,
   );
   const sub = await runCli([
     "run",

@@ -187,10 +187,13 @@ export async function startHttp(
     allowCmdSubstrates?: boolean;
     envVars?: Record<string, string>;
     demoKey?: boolean;
+    /** Wrap the operations' environment (e.g. to record which files are opened). */
+    wrapEnv?: (env: OpsEnvironment) => OpsEnvironment;
   } = {},
 ): Promise<HttpFixture> {
   const dirs = await tempDirs();
-  const env = await testEnv(options.envVars ?? {});
+  const base = await testEnv(options.envVars ?? {});
+  const env = options.wrapEnv ? options.wrapEnv(base) : base;
   const logs: string[] = [];
   const log = (l: string) => logs.push(l);
   const ctx = createMcpContext({
@@ -364,8 +367,8 @@ export async function toolSuite(
     client,
     "get_scenario_claim",
     { name: "no-such-scenario" },
-    // names only over the network (not_found, as over HTTP); a file path may be meant over stdio
-    /^(scenario_invalid|not_found): no scenario named "no-such-scenario"/,
+    // one code for one situation on every transport
+    /^not_found: no scenario named "no-such-scenario"/,
   );
 
   // verify_proof: the same object as verifyProofImpl under the server's key
@@ -427,7 +430,7 @@ export async function toolSuite(
     client,
     "run_scenario",
     { scenario: "nope" },
-    /^(scenario_invalid|not_found): /,
+    /^not_found: /,
   );
   await assertToolError(
     client,
