@@ -35,10 +35,13 @@ export function denoHost(): CliHost {
     },
     isTerminal: (stream) => (stream === "stdout" ? Deno.stdout : Deno.stderr).isTerminal(),
     onInterrupt: (f) => {
-      const sigs: Deno.Signal[] = Deno.build.os === "windows" ? ["SIGINT"] : ["SIGINT", "SIGTERM"];
-      for (const s of sigs) Deno.addSignalListener(s, f);
+      const sigs: ("SIGINT" | "SIGTERM")[] = Deno.build.os === "windows"
+        ? ["SIGINT"]
+        : ["SIGINT", "SIGTERM"];
+      const handlers = sigs.map((s) => [s, () => f(s)] as const);
+      for (const [s, h] of handlers) Deno.addSignalListener(s, h);
       return () => {
-        for (const s of sigs) Deno.removeSignalListener(s, f);
+        for (const [s, h] of handlers) Deno.removeSignalListener(s, h);
       };
     },
   };

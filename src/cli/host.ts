@@ -33,8 +33,8 @@ export interface CliHost {
   stat(path: string): Promise<"file" | "directory" | "missing" | "other">;
   /** Whether a stream is an interactive terminal. */
   isTerminal(stream: "stdout" | "stderr"): boolean;
-  /** Call `f` on SIGINT/SIGTERM; returns a function that stops listening. */
-  onInterrupt?(f: () => void): () => void;
+  /** Call `f` with the signal's name on SIGINT/SIGTERM; returns a function that stops listening. */
+  onInterrupt?(f: (signal: "SIGINT" | "SIGTERM") => void): () => void;
 }
 
 import type { Command } from "@commander-js/extra-typings";

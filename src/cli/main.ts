@@ -52,7 +52,7 @@ export async function main(
   program.addCommand(canonicalizeCommand(host));
   program.addCommand(runCommand(host, opsEnv, setExit));
   program.addCommand(scenariosCommand(host, opsEnv));
-  program.addCommand(proofsCommand(host));
+  program.addCommand(proofsCommand(host, opsEnv));
   for (const c of exportCommands(host, setExit)) program.addCommand(c);
   program.addCommand(httpCommand(host));
   program.addCommand(mcpCommand(host));
@@ -79,6 +79,8 @@ export async function main(
       if (e.code === "commander.executeSubCommandAsync") return EXIT.internal;
       return EXIT.usage;
     }
+    // Standard output closed by its reader (`empiric … | head`): stop quietly, as Unix tools do.
+    if (isBrokenPipe(e)) return EXIT.pipe;
     const err = asEmpiricError(e);
     host.stderr(`empiric: ${err.code}: ${err.message}\n`);
     if (err.code === "internal_error") {
@@ -87,6 +89,13 @@ export async function main(
     }
     return err.exitCode;
   }
+}
+
+function isBrokenPipe(e: unknown): boolean {
+  for (let x = e, i = 0; x instanceof Error && i < 5; x = (x as { cause?: unknown }).cause, i++) {
+    if (x.name === "BrokenPipe" || /broken pipe/i.test(x.message)) return true;
+  }
+  return false;
 }
 
 function applyToAll(cmd: AnyCommand, f: (c: AnyCommand) => void): void {

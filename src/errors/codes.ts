@@ -37,6 +37,11 @@ export type ErrorCode =
   | "payload_too_large"
   | "unsupported_media_type"
   | "request_timeout"
+  | "client_closed"
+  // operating conditions
+  | "cancelled"
+  | "bind_failed"
+  | "worker_failed"
   // input/output and usage
   | "usage_error"
   | "not_found"
@@ -66,7 +71,14 @@ export const EXIT = {
   unavailable: 69,
   noPerm: 77,
   cantCreate: 73,
+  osErr: 71,
   io: 74,
+  /** 128 + SIGINT: the conventional status of a command stopped by Ctrl-C. */
+  interrupted: 130,
+  /** 128 + SIGPIPE: standard output was closed (`empiric … | head`). */
+  pipe: 141,
+  /** 128 + SIGTERM. */
+  terminated: 143,
 } as const;
 
 /** The one table: code → exit code, HTTP status, title. MCP reports every code with `isError: true`. */
@@ -94,6 +106,10 @@ export const ERROR_TABLE: Readonly<Record<ErrorCode, ErrorReporting>> = {
   payload_too_large: { exit: EXIT.dataErr, http: 413, title: "Request body too large" },
   unsupported_media_type: { exit: EXIT.usage, http: 415, title: "Unsupported media type" },
   request_timeout: { exit: EXIT.io, http: 408, title: "Request body too slow" },
+  client_closed: { exit: EXIT.io, http: 499, title: "Client closed the connection" },
+  cancelled: { exit: EXIT.interrupted, http: 503, title: "Cancelled" },
+  bind_failed: { exit: EXIT.unavailable, http: 503, title: "Cannot listen on that address" },
+  worker_failed: { exit: EXIT.osErr, http: 503, title: "A server worker stopped" },
   usage_error: { exit: EXIT.usage, http: 400, title: "Bad request" },
   not_found: { exit: EXIT.noInput, http: 404, title: "Not found" },
   already_exists: { exit: EXIT.cantCreate, http: 409, title: "Already exists" },

@@ -101,6 +101,24 @@ export class UsageError extends EmpiricError {
 export class IoError extends EmpiricError {}
 
 /**
+ * A command stopped by a signal (`cancelled`): exit status 128 + the signal's number, as shells
+ * report it (130 after SIGINT / Ctrl-C, 143 after SIGTERM).
+ */
+export class CancelledError extends EmpiricError {
+  /** The signal that stopped it. */
+  readonly signal: "SIGINT" | "SIGTERM";
+
+  constructor(signal: "SIGINT" | "SIGTERM", message: string, options: EmpiricErrorOptions = {}) {
+    super("cancelled", message, options);
+    this.signal = signal;
+  }
+
+  override get exitCode(): number {
+    return this.signal === "SIGTERM" ? 143 : 130;
+  }
+}
+
+/**
  * Turn any thrown value into an {@link EmpiricError} (unknown errors become `internal_error`).
  *
  * @example

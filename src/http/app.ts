@@ -1,25 +1,22 @@
 /**
  * The HTTP API as a Hono application: `createApp(deps)` builds it from its dependencies (the
- * operations' environment, key, store, auth, limits, logger) with no I/O of its own, so tests
- * call it with `app.request()` and `serve.ts` puts it behind `Deno.serve`.
+ * operations' host, auth, limits, logger) with no I/O of its own, so tests call it with
+ * `app.request()` and `serve.ts` puts it behind `Deno.serve`.
  *
- * Every endpoint calls the shared implementation in src/ops/ and returns its object as is.
+ * Routes are generated from the operation registry (src/ops/registry.ts): each operation with
+ * an HTTP binding gets its route, its input assembled from path parameters, the query string
+ * or the JSON body, and is called through `invoke` as a network caller, which applies every
+ * exposure rule. This file adds only what HTTP itself needs: the Host check, tokens, body
+ * limits, problem+json, headers, logs, and the documentation pages.
  *
  * @module
  */
-import { OpenAPIHono, type RouteConfig, type z } from "@hono/zod-openapi";
+import { Hono } from "hono";
 import type { Context } from "hono";
 import { EmpiricError } from "../errors/errors.ts";
-import { verifyProofImpl } from "../ops/verify_proof.ts";
-import { canonicalizeValue } from "../ops/canonicalize_value.ts";
-import { type Exposure, getScenarioClaim, listScenarios } from "../ops/scenarios.ts";
-import { readProofIndex } from "../ops/proof_index.ts";
-import { runScenarioOp, runScenarioView } from "../ops/run_scenario.ts";
-import type { OpsEnvironment } from "../ops/environment.ts";
-import { SCHEMA_VERSION } from "../record/types.ts";
-import type { ProofStore } from "../store/store.ts";
-import { EMPIRIC_VERSION } from "../version.ts";
-import { type Access, type AuthConfig, Authorizer } from "./auth.ts";
+import { type Access, InputError, invoke, type Operation, type OpHost } from "../ops/mod.ts";
+import { OPERATIONS } from "../ops/registry.ts";
+import { type AuthConfig, Authorizer } from "./auth.ts";
 import {
   DEFAULT_BODY_TIMEOUT_MS,
   DEFAULT_MAX_BODY_BYTES,
@@ -27,34 +24,19 @@ import {
   queryObject,
   readJsonBody,
   strictParseProblems,
-  validate,
-  zodProblems,
 } from "./input.ts";
 import { isoNow, type Logger } from "./log.ts";
-import {
-  HttpProblem,
-  problemBody,
-  type ProblemCode,
-  problemResponse,
-  problemStatus,
-} from "./problem.ts";
-import { ROUTES } from "./routes.ts";
+import { HttpProblem, problemBody, type ProblemCode, problemResponse } from "./problem.ts";
+import { buildOpenApiDocument, HTTP_ONLY_ROUTES } from "./openapi.ts";
 import { DOCS_CSP, DOCS_HTML, docsAssetResponse } from "./docs_page.ts";
+import { isClientGone } from "./client_gone.ts";
 
 /** What the application needs. */
 export interface AppDeps {
-  /** Host facilities of the shared operations. */
-  env: OpsEnvironment;
-  /** The HMAC key: verifies records and signs runs. Never appears in a response or log. */
-  key: Uint8Array<ArrayBuffer>;
-  /** The proof store (`GET /proofs`, `POST /runs`). */
-  store: ProofStore;
-  /** Directory searched for scenario files (default `scenarios`). */
-  scenarioDir?: string;
+  /** The operations' host, as a network caller (its key never appears in a response or log). */
+  host: OpHost;
   /** Who may call what. */
   auth: AuthConfig;
-  /** Allow clients to name `cmd:` substrates in `POST /runs` (runs their command line). */
-  allowCmdSubstrates?: boolean;
   /** Largest request body accepted (default 1 MiB). */
   maxBodyBytes?: number;
   /** Time a client has to send a request body, in milliseconds (default 30 s). */
@@ -73,20 +55,6 @@ export type AppEnv = {
 
 type Ctx = Context<AppEnv>;
 
-type Infer<T> = T extends z.ZodType ? z.infer<T> : undefined;
-type BodyOf<R> = R extends
-  { request: { body: { content: { "application/json": { schema: infer S } } } } } ? Infer<S>
-  : undefined;
-type QueryOf<R> = R extends { request: { query: infer S } } ? Infer<S> : undefined;
-type ParamsOf<R> = R extends { request: { params: infer S } } ? Infer<S> : undefined;
-
-/** The validated input of an operation. */
-interface Input<R> {
-  body: BodyOf<R>;
-  query: QueryOf<R>;
-  params: ParamsOf<R>;
-}
-
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
 // Headers of every answer. The API answers JSON, where `frame-ancestors` in the CSP already
@@ -100,8 +68,8 @@ const API_CSP = "default-src 'none'; frame-ancestors 'none'";
 /** Responses whose handler chose their own content or caching policy (documentation). */
 const ownPolicy = new WeakSet<Response>();
 
-function honoPath(route: RouteConfig): string {
-  return route.path.replace(/\{([^}]+)\}/g, ":$1");
+function honoPath(path: string): string {
+  return path.replace(/\{([^}]+)\}/g, ":$1");
 }
 
 /** A route's path as a regular expression (for 405 answers). */
@@ -115,11 +83,11 @@ function pathRegex(path: string): RegExp {
  *
  * @example
  * ```ts ignore
- * const app = createApp({ env, key, store, auth: { listenHost: "127.0.0.1" }, logger });
+ * const app = createApp({ host, auth: { listenHost: "127.0.0.1" }, logger });
  * const res = await app.request("/health");
  * ```
  */
-export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
+export function createApp(deps: AppDeps): Hono<AppEnv> {
   const authorizer = new Authorizer(deps.auth);
   const maxBody = deps.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
   if (!Number.isSafeInteger(maxBody) || maxBody < 1) {
@@ -132,23 +100,16 @@ export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
       "--body-timeout-ms must be a whole number of milliseconds from 1 to 2147483647",
     );
   }
-  const scenarioDir = deps.scenarioDir ?? "scenarios";
-  // Clients of the HTTP API name scenarios only by name, and no command lines unless allowed.
-  const exposure: Exposure = { namesOnly: true, allowClientCmd: deps.allowCmdSubstrates ?? false };
-  const startedAt = deps.env.monotonic();
+  const host = deps.host;
+  if (host.caller !== "network") {
+    throw new EmpiricError("internal_error", "the HTTP API serves network callers only");
+  }
   const logFields = deps.logFields ?? {};
   const logExtra = Object.entries(logFields).map(([k, v]) =>
     `,${JSON.stringify(k)}:${JSON.stringify(v)}`
   ).join("");
-  const app = new OpenAPIHono<AppEnv>();
+  const app = new Hono<AppEnv>();
   const known: { method: string; regex: RegExp }[] = [];
-
-  app.openAPIRegistry.registerComponent("securitySchemes", "bearerAuth", {
-    type: "http",
-    scheme: "bearer",
-    description:
-      "The server's token (--token or EMPIRIC_HTTP_TOKEN). Needed for POST /runs when the server has a token, and for every data endpoint with --auth all.",
-  });
 
   const context = (c: Ctx) => ({ instance: c.req.path, requestId: c.get("requestId") });
 
@@ -162,6 +123,19 @@ export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
     if (err instanceof EmpiricError && err.code !== "internal_error" && err.code !== "io_error") {
       return problemResponse(
         problemBody(err.code, err.message, { ...context(c), problems: err.problems }),
+      );
+    }
+    if (isClientGone(err)) {
+      // The client went away (closed or reset its connection): nobody reads this answer, and
+      // it is not the server's fault.
+      deps.logger.log({
+        level: "info",
+        msg: "client went away",
+        request_id: c.get("requestId"),
+        ...logFields,
+      });
+      return problemResponse(
+        problemBody("client_closed", "the client closed the connection", context(c)),
       );
     }
     deps.logger.log({
@@ -242,43 +216,84 @@ export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
     );
   });
 
-  /** Register one operation: OpenAPI description and handler from the same route object. */
-  function operation<R extends RouteConfig>(
-    spec: { route: R; access: Access },
-    handler: (c: Ctx, input: Input<R>) => Response | Promise<Response>,
+  /** Register a route: remember it for 405 answers, then the handler. */
+  function route(
+    method: string,
+    path: string,
+    handler: (c: Ctx) => Response | Promise<Response>,
   ): void {
-    const route: RouteConfig = authorizer.requiresToken(spec.access)
-      ? { ...spec.route, security: [{ bearerAuth: [] }] }
-      : spec.route;
-    app.openAPIRegistry.registerPath(route);
-    const method = route.method.toUpperCase();
-    known.push({ method, regex: pathRegex(route.path) });
-    const media = route.request?.body?.content?.["application/json"];
-    const bodySchema = media && "schema" in media ? media.schema as z.ZodType : undefined;
-    const querySchema = route.request?.query as z.ZodType | undefined;
-    const paramsSchema = route.request?.params as z.ZodType | undefined;
-    const numeric = querySchema ? numericFields(querySchema) : new Set<string>();
-    app.on(method, honoPath(route), async (c) => {
-      if (spec.access === "write" || authorizer.requiresToken(spec.access)) {
-        authorizer.authorize(spec.access, c.req.header("authorization"));
-      }
-      const input = {} as Record<string, unknown>;
-      if (paramsSchema) input.params = validate(paramsSchema, c.req.param(), "path");
-      if (querySchema) {
-        input.query = validate(querySchema, queryObject(c.req.queries(), numeric), "query");
-      }
-      if (bodySchema) {
+    known.push({ method, regex: pathRegex(path) });
+    app.on(method, honoPath(path), handler);
+  }
+
+  /** An operation's route: input from path, query or body; the call goes through invoke. */
+  function operationRoute(op: Operation): void {
+    const b = op.http!;
+    const inPath = [...b.path.matchAll(/\{([^}]+)\}/g)].map((m) => m[1]);
+    const numeric = b.method === "GET" ? numericFields(op.input) : new Set<string>();
+    const describe = (member: string | undefined) =>
+      member === undefined
+        ? (b.method === "GET" ? "the query string" : "the body")
+        : inPath.includes(member)
+        ? `path parameter ${member}`
+        : b.method === "GET"
+        ? `query parameter ${member}`
+        : `/${member}`;
+    const checkAccess = op.access === "write" || authorizer.requiresToken(op.access);
+    route(b.method, b.path, async (c) => {
+      if (checkAccess) authorizer.authorize(op.access, c.req.header("authorization"));
+      const input: Record<string, unknown> = {};
+      let bytes: Uint8Array | undefined;
+      if (b.method === "GET") {
+        Object.assign(input, queryObject(c.req.queries(), numeric));
+      } else {
         const body = await readJsonBody(c.req.raw, maxBody, bodyTimeoutMs);
-        const parsed = bodySchema.safeParse(body.value);
-        if (!parsed.success) {
-          // A wire-format problem (e.g. an int out of range) is reported before the schema's.
-          strictParseProblems(body.bytes);
-          const problems = zodProblems(parsed.error, "body");
-          throw new HttpProblem("usage_error", problems[0].message, { problems });
+        bytes = body.bytes;
+        if (typeof body.value !== "object" || body.value === null || Array.isArray(body.value)) {
+          const message = "the body must be a JSON object";
+          throw new HttpProblem("usage_error", message, {
+            problems: [{ code: "usage_error", message, pointer: "" }],
+          });
         }
-        input.body = parsed.data;
+        Object.assign(input, body.value);
       }
-      return await handler(c, input as unknown as Input<R>);
+      for (const name of inPath) {
+        if (name in input) {
+          throw new HttpProblem(
+            "usage_error",
+            `${describe(name)} is given in the path; do not repeat it`,
+          );
+        }
+        input[name] = c.req.param(name);
+      }
+      let out: unknown;
+      try {
+        out = await invoke(op, input, host, { describe });
+      } catch (e) {
+        // A wire-format problem in the body (an int out of range) is reported before the
+        // schema's, as the typed parser names it.
+        if (e instanceof InputError && bytes) strictParseProblems(bytes);
+        throw e;
+      }
+      const problem = b.problem?.(out as never);
+      if (problem) {
+        const result = out as { problems?: unknown[] };
+        return problemResponse(
+          problemBody(
+            problem,
+            (result.problems?.[0] as { message?: string })?.message ?? problem,
+            { ...context(c), problems: result.problems as never },
+            { ...result },
+          ),
+        );
+      }
+      if (b.rawBody) {
+        return new Response(b.rawBody(out as never), {
+          status: b.status ?? 200,
+          headers: { "content-type": "application/json" },
+        });
+      }
+      return json(out, b.status ?? 200, b.headers?.(out as never) ?? {});
     });
   }
 
@@ -288,85 +303,20 @@ export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
       headers: { "content-type": "application/json", ...headers },
     });
 
-  operation(ROUTES.verify, async (c, { body }) => {
-    const result = await verifyProofImpl(body.proof_json, { key: deps.key });
-    if (result.checks.parse === "fail" || result.checks.schema === "fail") {
-      const code = (result.reason ?? "schema_invalid") as ProblemCode;
-      return problemResponse(
-        problemBody(
-          code,
-          result.problems[0]?.message ?? problemStatus(code).title,
-          { ...context(c), problems: result.problems },
-          { ...result },
-        ),
-      );
-    }
-    return json(result);
-  });
+  for (const op of OPERATIONS) if (op.http) operationRoute(op);
 
-  operation(ROUTES.listScenarios, async () => json(await listScenarios(deps.env, scenarioDir)));
-
-  operation(ROUTES.getScenario, async (_c, { params }) => {
-    return json(await getScenarioClaim(deps.env, params.name, scenarioDir, exposure));
-  });
-
-  operation(ROUTES.canonicalize, async (_c, { body }) => {
-    // No key: an HMAC under the server's key would let anyone sign records.
-    return json(await canonicalizeValue(body.value_json));
-  });
-
-  operation(ROUTES.listProofs, (_c, { query }) => json(readProofIndex(deps.store, query)));
-
-  operation(ROUTES.getProof, async (_c, { params }) => {
-    const text = await deps.store.getText(params.proof_id);
-    if (text === undefined) {
-      throw new EmpiricError("not_found", `no stored proof ${params.proof_id}`);
-    }
-    return new Response(text, { headers: { "content-type": "application/json" } });
-  });
-
-  operation(ROUTES.run, async (_c, { body }) => {
-    const result = await runScenarioOp({
-      scenario: body.scenario,
-      substrate: body.substrate,
-      substrateName: body.substrate_name,
-      substrateCommit: body.substrate_commit,
-      after: body.after,
-    }, {
-      env: deps.env,
-      key: deps.key,
-      store: deps.store,
-      scenarioDir,
-      exposure,
-      // No abort signal: a run whose client went away still completes and is stored (its
-      // record is in GET /proofs); a server shutdown also lets it finish.
-    });
-    return json(runScenarioView(result), 201, { location: `/proofs/${result.proof_id}` });
-  });
-
-  operation(ROUTES.health, () =>
-    json({
-      status: "ok",
-      uptime_s: Math.round(deps.env.monotonic() - startedAt) / 1000,
-    }));
-
-  operation(ROUTES.version, () => {
-    const rt = deps.env.runtime();
-    return json({
-      empiric_version: rt.empiricVersion,
-      empiric_git_commit: rt.empiricCommit,
-      schema_version: SCHEMA_VERSION,
-      deno: rt.host.deno,
-    });
-  });
+  const publicRoute = (path: string) => {
+    const r = HTTP_ONLY_ROUTES.find((x) => x.path === path)!;
+    return { path, access: r.access as Access };
+  };
 
   let documentText: string | undefined;
-  operation(ROUTES.openapi, () => {
-    documentText ??= JSON.stringify(openApiDocument(app));
+  route("GET", publicRoute("/openapi.json").path, () => {
+    documentText ??= JSON.stringify(openApiDocument(authorizer));
     return new Response(documentText, { headers: { "content-type": "application/json" } });
   });
 
-  operation(ROUTES.docs, () => {
+  route("GET", publicRoute("/docs").path, () => {
     const res = new Response(DOCS_HTML, {
       headers: {
         "content-type": "text/html; charset=utf-8",
@@ -379,9 +329,10 @@ export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
     return res;
   });
 
-  operation(ROUTES.docsAsset, async (c, { params }) => {
-    const res = await docsAssetResponse(params.asset, c.req.header("accept-encoding"));
-    if (!res) throw new EmpiricError("not_found", `no documentation asset ${params.asset}`);
+  route("GET", publicRoute("/docs/assets/{asset}").path, async (c) => {
+    const asset = c.req.param("asset") ?? "";
+    const res = await docsAssetResponse(asset, c.req.header("accept-encoding"));
+    if (!res) throw new EmpiricError("not_found", `no documentation asset ${asset}`);
     ownPolicy.add(res);
     return res;
   });
@@ -389,22 +340,9 @@ export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
   return app;
 }
 
-/** The OpenAPI 3.1 document of an app built by {@link createApp}. */
-export function openApiDocument(app: OpenAPIHono<AppEnv>): Record<string, unknown> {
-  return app.getOpenAPI31Document({
-    openapi: "3.1.0",
-    info: {
-      title: "empiric HTTP API",
-      version: EMPIRIC_VERSION,
-      description:
-        "Test falsifiable claims and verify signed Empirical Proof Records. Every endpoint calls the same implementation as the empiric CLI and the MCP tools and returns the same shapes. Errors are RFC 9457 problem+json with stable type URIs `https://empiric.dev/problems/{code}`.",
-    },
-    tags: [
-      { name: "proofs", description: "Verify and read proof records" },
-      { name: "scenarios", description: "Scenarios and their claims" },
-      { name: "runs", description: "Run scenarios (writes)" },
-      { name: "wire format", description: "The canonical form" },
-      { name: "service", description: "Health, version, this document" },
-    ],
-  }) as unknown as Record<string, unknown>;
+/** The OpenAPI 3.1 document of a server with this auth configuration. */
+export function openApiDocument(
+  auth: { requiresToken(access: Access): boolean },
+): Record<string, unknown> {
+  return buildOpenApiDocument({ requiresToken: (a) => auth.requiresToken(a) });
 }

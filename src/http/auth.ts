@@ -64,8 +64,9 @@ export class Authorizer {
     this.#mode = config.mode ?? "writes";
     this.#readOnly = config.readOnly ?? false;
     this.#listenHost = config.listenHost.toLowerCase().replace(/^\[(.*)\]$/, "$1");
-    // An unauthenticated loopback server answers only requests addressed to a loopback name.
-    this.#hostCheck = this.#expected === undefined;
+    // A loopback server answers only requests addressed to a loopback name, with or without a
+    // token: a token guards writes, while the Host check keeps a DNS-rebound page from reading.
+    this.#hostCheck = isLoopbackHost(config.listenHost);
   }
 
   /** Whether a route of this access class needs the bearer token under this configuration. */
@@ -80,7 +81,7 @@ export class Authorizer {
     return this.#readOnly;
   }
 
-  /** Whether requests' Host is checked (loopback without a token). */
+  /** Whether requests' Host is checked (whenever the server listens on loopback). */
   get checksHost(): boolean {
     return this.#hostCheck;
   }
@@ -97,9 +98,9 @@ export class Authorizer {
     }
     throw new HttpProblem(
       "forbidden",
-      `this server listens on loopback without a token and answers only requests addressed to localhost, 127.0.0.1 or [::1] (host: ${
+      `this server listens on loopback and answers only requests addressed to localhost, 127.0.0.1 or [::1] (host: ${
         JSON.stringify(hostHeader ?? "")
-      }); set a token to serve other names`,
+      }); listen on another address to serve other names`,
     );
   }
 

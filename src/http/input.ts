@@ -4,7 +4,7 @@
  *
  * @module
  */
-import type { z } from "@hono/zod-openapi";
+import type { z } from "zod";
 import type { Problem } from "../errors/errors.ts";
 import { parseJson } from "../json/parse.ts";
 import { type PlainJson, toPlainJson } from "../json/plain.ts";

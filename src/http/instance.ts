@@ -5,9 +5,9 @@
  *
  * @module
  */
-import { EmpiricError, IoError } from "../errors/errors.ts";
+import { EmpiricError } from "../errors/errors.ts";
+import { createOpHost } from "../ops/mod.ts";
 import { denoOpsEnvironment } from "../ops/deno_env.ts";
-import { ProofStore } from "../store/store.ts";
 import type { AuthMode } from "./auth.ts";
 import { createApp } from "./app.ts";
 import { type Logger, stderrLogger } from "./log.ts";
@@ -43,28 +43,34 @@ export interface Instance {
 /** Start one instance; `worker` is its number in log lines (0: the main thread). */
 export async function startInstance(config: ServerConfig, worker: number): Promise<Instance> {
   const logger = stderrLogger();
-  const store = await ProofStore.open(config.storeDir);
+  const host = createOpHost({
+    caller: "network",
+    env: await denoOpsEnvironment(),
+    key: { bytes: config.key, source: "option" },
+    store: config.storeDir,
+    scenarioDir: config.scenarioDir,
+    allowClientCmd: config.allowCmdSubstrates,
+    readOnly: config.readOnly,
+  });
+  // Open the store now: a server whose store is unusable says so at start, not per request.
+  await host.store();
   let app;
   try {
     app = createApp({
-      env: await denoOpsEnvironment(),
-      key: config.key,
-      store,
-      scenarioDir: config.scenarioDir,
+      host,
       auth: {
         listenHost: config.host,
         token: config.token,
         mode: config.authMode,
         readOnly: config.readOnly,
       },
-      allowCmdSubstrates: config.allowCmdSubstrates,
       maxBodyBytes: config.maxBodyBytes,
       bodyTimeoutMs: config.bodyTimeoutMs,
       logger,
       logFields: { worker },
     });
   } catch (e) {
-    store.close();
+    host.close();
     throw e;
   }
   let server: Deno.HttpServer<Deno.NetAddr>;
@@ -76,20 +82,21 @@ export async function startInstance(config: ServerConfig, worker: number): Promi
       onListen: () => {},
     }, (req, info) => app.fetch(req, info));
   } catch (e) {
-    store.close();
-    if (e instanceof Deno.errors.AddrInUse) {
-      throw new IoError(
-        "io_error",
-        `cannot listen on ${config.host}:${config.port}: address in use`,
-      );
-    }
-    if (e instanceof Deno.errors.AddrNotAvailable || e instanceof Deno.errors.PermissionDenied) {
-      throw new EmpiricError(
-        "usage_error",
-        `cannot listen on ${config.host}:${config.port}: ${(e as Error).message}`,
-      );
-    }
-    throw e;
+    host.close();
+    // An address in use, one this machine does not have, a name that does not resolve, a
+    // port that needs privileges: operating conditions, each said plainly.
+    const why = e instanceof Deno.errors.AddrInUse
+      ? "address in use"
+      : e instanceof Deno.errors.PermissionDenied
+      ? `permission denied (${(e as Error).message})`
+      : (e as Error).message;
+    throw new EmpiricError(
+      "bind_failed",
+      `cannot listen on ${config.host}:${config.port}: ${why}`,
+      {
+        cause: e,
+      },
+    );
   }
   let stopping: Promise<void> | undefined;
   return {
@@ -98,7 +105,7 @@ export async function startInstance(config: ServerConfig, worker: number): Promi
     shutdown() {
       stopping ??= (async () => {
         await server.shutdown();
-        store.close();
+        host.close();
         logger.flush();
       })();
       return stopping;

@@ -6,8 +6,6 @@
  *
  * @module
  */
-import { z } from "@hono/zod-openapi";
-import { ProblemSchema } from "../api/schemas.ts";
 import { ERROR_TABLE, type ErrorCode } from "../errors/codes.ts";
 import type { Problem } from "../errors/errors.ts";
 
@@ -108,24 +106,3 @@ export function problemResponse(
     headers: { "content-type": PROBLEM_CONTENT_TYPE, ...headers },
   });
 }
-
-const problemCodes = Object.keys(ERROR_TABLE) as [
-  string,
-  ...string[],
-];
-
-/** Schema of a problem body (OpenAPI component `ProblemDetails`). */
-export const ProblemDetailsSchema = z.object({
-  type: z.string().describe(
-    "Stable URI of the problem kind: https://empiric.dev/problems/<code>",
-  ),
-  title: z.string().describe("Short summary of the problem kind (same for every occurrence)"),
-  status: z.number().int().describe("The HTTP status code"),
-  detail: z.string().describe("What went wrong in this request"),
-  instance: z.string().describe("The request path"),
-  code: z.enum(problemCodes).describe("Stable error code (docs/http.md, Errors)"),
-  request_id: z.string().describe("The request's id, also in the X-Request-Id header and the log"),
-  problems: z.array(ProblemSchema).describe(
-    "Every problem found, with JSON pointers and positions",
-  ),
-}).openapi("ProblemDetails");

@@ -1,7 +1,10 @@
 /**
- * MCP resources: stored proof records as `empiric://proofs/<proof_id>` (the stored file's exact
- * text) and scenarios as `empiric://scenarios/<name>` (the normalized scenario of
- * `get_scenario_claim`), both `application/json`, so an agent can read them without a tool call.
+ * MCP resources, generated from the operation registry: every operation with an MCP resource
+ * binding becomes a resource template (stored proof records as `empiric://proofs/<proof_id>`,
+ * the stored file's exact text; scenarios as `empiric://scenarios/<name>`, the object of
+ * `get_scenario_claim`), both `application/json`, read and listed through `invoke` with this
+ * server's caller class, so an agent can read them without a tool call and under the same rules
+ * as the tools.
  *
  * @module
  */
@@ -11,103 +14,66 @@ import {
   ResourceTemplate,
 } from "@modelcontextprotocol/server";
 import { asEmpiricError } from "../errors/errors.ts";
-import { getScenarioClaim, listScenarios } from "../ops/scenarios.ts";
+import { invoke, operation, OPERATIONS } from "../ops/mod.ts";
 import type { McpContext } from "./context.ts";
 
-/** URI of a stored proof record. */
-export function proofUri(proofId: string): string {
-  return `empiric://proofs/${proofId}`;
-}
-
-/** URI of a scenario. */
-export function scenarioUri(name: string): string {
-  return `empiric://scenarios/${encodeURIComponent(name)}`;
-}
-
-/** How many proof records `resources/list` names (newest first); `read_proof_index` pages through all. */
-export const PROOF_RESOURCE_LIST_LIMIT = 1000;
+export { proofUri, scenarioUri } from "../ops/mod.ts";
 
 const JSON_TYPE = "application/json";
 
-function variable(v: string | string[] | undefined): string {
-  return decodeURIComponent(Array.isArray(v) ? v.join("/") : v ?? "");
+/** A URI template variable, decoded once; undefined when its encoding is malformed. */
+function decodeVariable(v: string | string[] | undefined): string | undefined {
+  try {
+    return decodeURIComponent(Array.isArray(v) ? v.join("/") : v ?? "");
+  } catch {
+    return undefined;
+  }
 }
 
-/** Register the proof and scenario resources on one server instance. */
+/** Register every operation that has an MCP resource binding. */
 export function registerResources(server: McpServer, ctx: McpContext): void {
-  server.registerResource(
-    "proof",
-    new ResourceTemplate("empiric://proofs/{proof_id}", {
-      list: async () => {
-        const store = await ctx.store();
-        return {
-          resources: store.list({ limit: PROOF_RESOURCE_LIST_LIMIT }).map((e) => ({
-            uri: proofUri(e.proof_id),
-            name: e.proof_id,
-            title: `${e.outcome} ${e.scenario} on ${e.substrate}`,
-            description:
-              `${e.metric} = ${e.observed_value}; created ${e.created_at}; stored at ${e.path}`,
-            mimeType: JSON_TYPE,
-          })),
-        };
-      },
-    }),
-    {
-      title: "Proof record",
-      description:
-        "A signed Empirical Proof Record from the server's store, exactly as stored (pass the text to verify_proof to check it)",
-      mimeType: JSON_TYPE,
-    },
-    async (uri, vars) => {
-      const id = variable(vars.proof_id);
-      const text = await (await ctx.store()).getText(id);
-      if (text === undefined) {
-        throw new ResourceNotFoundError(
-          uri.href,
-          `not_found: no proof record ${JSON.stringify(id)} in ${ctx.storeDir}`,
-        );
-      }
-      return { contents: [{ uri: uri.href, mimeType: JSON_TYPE, text }] };
-    },
-  );
-
-  server.registerResource(
-    "scenario",
-    new ResourceTemplate("empiric://scenarios/{name}", {
-      list: async () => {
-        const { scenarios } = await listScenarios(ctx.env, ctx.scenarioDir, ctx.exposure);
-        return {
-          resources: scenarios.map((s) => ({
-            uri: scenarioUri(s.name),
-            name: s.name,
-            title: s.title,
-            description: s.statement,
-            mimeType: JSON_TYPE,
-          })),
-        };
-      },
-    }),
-    {
-      title: "Scenario",
-      description:
-        "A scenario's normalized claim, datasets, probe, metrics, analysis plan and config_hash (as get_scenario_claim returns it)",
-      mimeType: JSON_TYPE,
-    },
-    async (uri, vars) => {
-      const name = variable(vars.name);
-      let claim;
-      try {
-        claim = await getScenarioClaim(ctx.env, name, ctx.scenarioDir, ctx.exposure);
-      } catch (e) {
-        const err = asEmpiricError(e);
-        if (
-          err.code === "not_found" || /^no (scenario named|such scenario file)/.test(err.message)
-        ) {
-          throw new ResourceNotFoundError(uri.href, `${err.code}: ${err.message}`);
+  for (const op of OPERATIONS) {
+    const r = op.mcp?.resource;
+    if (!r) continue;
+    const list = r.list;
+    const listOp = list ? operation(list.operation) : undefined;
+    server.registerResource(
+      r.name,
+      new ResourceTemplate(r.template, {
+        list: listOp && list
+          ? async () => ({
+            resources: list.entries(await invoke(listOp, list.input, ctx.host)).map((e) => ({
+              ...e,
+              mimeType: JSON_TYPE,
+            })),
+          })
+          : undefined,
+      }),
+      { title: r.title, description: r.description, mimeType: JSON_TYPE },
+      async (uri, vars) => {
+        const decoded: Record<string, string> = {};
+        for (const [k, v] of Object.entries(vars)) {
+          const d = decodeVariable(v);
+          if (d === undefined) {
+            throw new ResourceNotFoundError(uri.href, `not_found: malformed ${k} in ${uri.href}`);
+          }
+          decoded[k] = d;
         }
-        throw new Error(`${err.code}: ${err.message}`, { cause: e });
-      }
-      return { contents: [{ uri: uri.href, mimeType: JSON_TYPE, text: JSON.stringify(claim) }] };
-    },
-  );
+        let text: string;
+        try {
+          text = r.text(await invoke(op, r.input(decoded), ctx.host));
+        } catch (e) {
+          const err = asEmpiricError(e);
+          if (err.code === "not_found" || err.code === "usage_error") {
+            throw new ResourceNotFoundError(uri.href, `${err.code}: ${err.message}`);
+          }
+          if (err.code === "internal_error") {
+            ctx.log(`empiric mcp: internal error: ${String((e as Error)?.stack ?? e)}`);
+          }
+          throw new Error(`${err.code}: ${err.message}`, { cause: e });
+        }
+        return { contents: [{ uri: uri.href, mimeType: JSON_TYPE, text }] };
+      },
+    );
+  }
 }

@@ -4,22 +4,35 @@
  *
  * @module
  */
+import { z } from "zod";
+import { COMPONENTS } from "./schemas.ts";
 import { canonicalize } from "../json/canonical.ts";
 import { parseJson } from "../json/parse.ts";
 import { hmacSha256Hex, sha256Hex } from "../crypto/hash.ts";
 import { traceCanonicalEncode } from "../telemetry/instrument.ts";
+import { defineOperation } from "./operation.ts";
+
+/** `canonicalize_value` input. */
+export const CanonicalizeInput = z.strictObject({
+  value_json: z.string().describe(
+    "JSON text of any value. Numbers written with '.', 'e' or 'E' are floats, others ints (rule R11): send text, not a parsed value.",
+  ),
+}).register(COMPONENTS, { id: "CanonicalizeInput" });
+
+/** `canonicalize_value` output. */
+export const CanonicalizeOutput = z.object({
+  canonical: z.string().describe("Canonical JSON text (ASCII, rules R1-R10)"),
+  bytes: z.number().int().describe("Length of the canonical form in bytes"),
+  sha256: z.string().regex(/^[0-9a-f]{64}$/).describe(
+    "SHA-256 of the canonical bytes, lowercase hex",
+  ),
+}).register(COMPONENTS, { id: "CanonicalizeOutput" });
 
 /** Result of {@link canonicalizeValue}. */
-export interface CanonicalizeResult {
-  /** The canonical text (ASCII). */
-  canonical: string;
-  /** Its length in bytes. */
-  bytes: number;
-  /** SHA-256 of the canonical bytes, lowercase hex. */
-  sha256: string;
+export type CanonicalizeResult = z.infer<typeof CanonicalizeOutput> & {
   /** HMAC-SHA256 of the canonical bytes under the given key, when one was given. */
   hmac_sha256?: string;
-}
+};
 
 const encoder = new TextEncoder();
 
@@ -30,8 +43,10 @@ const encoder = new TextEncoder();
  * @example
  * ```ts
  * import { canonicalizeValue } from "./canonicalize_value.ts";
+ * import assert from "node:assert/strict";
  * const r = await canonicalizeValue('{"b": 1.0, "a": 1}');
- * console.assert(r.canonical === '{"a":1,"b":1.0}' && r.bytes === 15);
+ * assert.equal(r.canonical, '{"a":1,"b":1.0}');
+ * assert.equal(r.bytes, 15);
  * ```
  */
 export async function canonicalizeValue(
@@ -50,3 +65,32 @@ export async function canonicalizeValue(
     return result;
   });
 }
+
+/** The `canonicalize_value` operation (no key: an HMAC under a server's key would let anyone sign). */
+export const canonicalizeValueOp = defineOperation({
+  name: "canonicalize_value",
+  title: "Canonicalize a JSON value",
+  description:
+    "Return the canonical JSON form of a value (the bytes records are hashed and signed over: " +
+    "what Python's json.dumps(value, sort_keys=True, separators=(',', ':'), ensure_ascii=True) " +
+    "writes), its length in bytes and its SHA-256. Pass the value as JSON text in value_json, " +
+    "not as a parsed value, so that ints and floats stay distinct (1 and 1.0 canonicalize " +
+    "differently). Duplicate keys, NaN/Infinity, lone surrogates and ints outside the signed " +
+    "64-bit range are errors.",
+  access: "read",
+  exposure: [],
+  input: CanonicalizeInput,
+  output: CanonicalizeOutput,
+  http: {
+    method: "POST",
+    path: "/canonicalize",
+    tags: ["wire format"],
+    response: "The canonical form",
+    errors: [400, 422],
+  },
+  mcp: { tool: {} },
+  run: async (input) => {
+    const { canonical, bytes, sha256 } = await canonicalizeValue(input.value_json);
+    return { canonical, bytes, sha256 };
+  },
+});

@@ -1,12 +1,17 @@
 /**
- * The shared operations: one implementation per operation, called by every surface
- * (CLI, HTTP API, MCP tools, library).
+ * The shared operations: one declaration per operation (src/ops/registry.ts lists them), called
+ * by every surface (CLI, HTTP API, MCP server, library) through `invoke`.
  *
  * @module
  */
+export * from "./operation.ts";
+export * from "./context.ts";
+export * from "./environment.ts";
+export * from "./registry.ts";
 export * from "./verify_proof.ts";
 export * from "./canonicalize_value.ts";
-export * from "./environment.ts";
 export * from "./scenarios.ts";
 export * from "./proof_index.ts";
 export * from "./run_scenario.ts";
+export * from "./service.ts";
+export * from "./constants.ts";

@@ -1,46 +1,198 @@
 /**
- * `read_proof_index`: shared by `empiric proofs list`, `GET /proofs` and the MCP tool.
+ * `read_proof_index` (the store's index, filtered and paged) and `get_proof` (one stored record,
+ * byte for byte).
  *
  * @module
  */
-import { UsageError } from "../errors/errors.ts";
-import type { IndexEntry, ListFilter, ProofStore } from "../store/store.ts";
+import { z } from "zod";
+import { EmpiricError } from "../errors/errors.ts";
+import { defineOperation } from "./operation.ts";
+import { COMPONENTS, OutcomeSchema, ProofId } from "./schemas.ts";
+
+/** `read_proof_index` input. */
+export const ReadProofIndexInput = z.strictObject({
+  scenario: z.string().optional().describe("Only proofs of this scenario"),
+  substrate: z.string().optional().describe(
+    "Only proofs on this substrate (as given to --substrate)",
+  ),
+  outcome: OutcomeSchema.optional(),
+  limit: z.number().int().min(1).max(1000).optional().describe("Page size, default 50"),
+  offset: z.number().int().min(0).optional().describe("Entries to skip, default 0"),
+}).register(COMPONENTS, { id: "ReadProofIndexInput" });
+
+/** One entry of the proof index. */
+export const IndexEntrySchema = z.object({
+  proof_id: ProofId,
+  scenario: z.string(),
+  substrate: z.string(),
+  outcome: z.string(),
+  metric: z.string(),
+  observed_value: z.number().nullable(),
+  created_at: z.string(),
+  path: z.string().describe("The record file (relative to the store for network clients)"),
+}).register(COMPONENTS, { id: "IndexEntry" });
+
+/** `read_proof_index` output. */
+export const ProofIndexOutput = z.object({
+  entries: z.array(IndexEntrySchema),
+  total: z.number().int(),
+  limit: z.number().int(),
+  offset: z.number().int(),
+  store: z.string().describe("The store (its directory name only, for network clients)"),
+}).register(COMPONENTS, { id: "ProofIndexPage" });
 
 /** The result of `read_proof_index`. */
-export interface ProofIndexPage {
-  entries: IndexEntry[];
-  total: number;
-  limit: number;
-  offset: number;
-  store: string;
+export type ProofIndexPage = z.infer<typeof ProofIndexOutput>;
+
+/** URI of a stored proof resource. */
+export function proofUri(proofId: string): string {
+  return `empiric://proofs/${proofId}`;
 }
 
-const OUTCOMES = new Set(["VALIDATED", "REFUTED", "INCONCLUSIVE"]);
+/** How many proof records the MCP resource listing names (newest first). */
+export const PROOF_RESOURCE_LIST_LIMIT = 1000;
 
-/** Read the proof index with filters and paging (default limit 50, at most 1000). */
-export function readProofIndex(store: ProofStore, filter: ListFilter = {}): ProofIndexPage {
-  const limit = filter.limit ?? 50;
-  const offset = filter.offset ?? 0;
-  if (!Number.isInteger(limit) || limit < 1 || limit > 1000) {
-    throw new UsageError("limit must be an integer from 1 to 1000");
-  }
-  if (!Number.isInteger(offset) || offset < 0) {
-    throw new UsageError("offset must be a non-negative integer");
-  }
-  const outcome = filter.outcome?.toUpperCase();
-  if (outcome !== undefined && !OUTCOMES.has(outcome)) {
-    throw new UsageError(
-      `outcome must be one of VALIDATED, REFUTED, INCONCLUSIVE; got ${
-        JSON.stringify(filter.outcome)
-      }`,
-    );
-  }
-  const where = { scenario: filter.scenario, substrate: filter.substrate, outcome };
-  return {
-    entries: store.list({ ...where, limit, offset }),
-    total: store.count(where),
-    limit,
-    offset,
-    store: store.dir,
-  };
-}
+/** The `read_proof_index` operation. */
+export const readProofIndexOp = defineOperation({
+  name: "read_proof_index",
+  title: "Read the proof index",
+  description: "List the proof records in this server's store, newest first: proof_id, scenario, " +
+    "substrate, outcome (VALIDATED, REFUTED or INCONCLUSIVE), deciding metric, observed value, " +
+    "created_at and file path, with the total count. Filter by scenario, substrate or outcome; " +
+    "page with limit (1-1000, default 50) and offset. Read a whole record as the resource " +
+    "empiric://proofs/<proof_id> (GET /proofs/{proof_id} over HTTP).",
+  access: "read",
+  exposure: ["no-server-paths"],
+  input: ReadProofIndexInput,
+  output: ProofIndexOutput,
+  http: {
+    method: "GET",
+    path: "/proofs",
+    tags: ["proofs"],
+    response: "One page of the index",
+    errors: [400],
+  },
+  mcp: { tool: {} },
+  run: async (input, ctx) => {
+    const store = await ctx.store();
+    const c = store.consistency;
+    if (c.indexed > 0 || c.removedRows > 0) {
+      ctx.warn?.(
+        `the store's index and its files disagreed (${c.indexed} record files were not indexed, ${c.removedRows} rows named missing files); the index is repaired`,
+      );
+    }
+    const limit = input.limit ?? 50;
+    const offset = input.offset ?? 0;
+    const where = { scenario: input.scenario, substrate: input.substrate, outcome: input.outcome };
+    return {
+      entries: store.list({ ...where, limit, offset }).map((e) => ({
+        ...e,
+        observed_value: Number.isFinite(e.observed_value) ? e.observed_value : null,
+        path: ctx.shownPath(e.path, store.dir),
+      })),
+      total: store.count(where),
+      limit,
+      offset,
+      store: ctx.shownPath(store.dir),
+    };
+  },
+});
+
+/** `get_proof` input. */
+export const GetProofInput = z.strictObject({
+  proof_id: ProofId.describe("The record's identity.proof_id"),
+}).register(COMPONENTS, { id: "GetProofInput" });
+
+/** `get_proof` output: the stored file's exact text. */
+export const GetProofOutput = z.object({
+  proof_id: ProofId,
+  record_json: z.string().describe("The record file exactly as stored"),
+}).register(COMPONENTS, { id: "GetProofOutput" });
+
+/** The stored record, byte for byte (documented shape of `GET /proofs/{proof_id}`). */
+const StoredRecord = z.record(z.string(), z.unknown()).register(COMPONENTS, {
+  id: "ProofRecordFile",
+  description:
+    "The record file exactly as stored (not re-serialized); its JSON Schema is src/schema/proof-record.schema.json in the repository",
+});
+
+/** The `get_proof` operation: the resource `empiric://proofs/{proof_id}`, `GET /proofs/{id}`. */
+export const getProofOp = defineOperation({
+  name: "get_proof",
+  title: "Get one stored record",
+  description:
+    "The record file exactly as stored, byte for byte, so that its signature can be checked by any port.",
+  access: "read",
+  exposure: [],
+  input: GetProofInput,
+  output: GetProofOutput,
+  http: {
+    method: "GET",
+    path: "/proofs/{proof_id}",
+    tags: ["proofs"],
+    response: "The record file",
+    errors: [400, 404],
+    rawBody: (out) => out.record_json,
+    rawBodySchema: StoredRecord,
+  },
+  mcp: {
+    resource: {
+      name: "proof",
+      title: "Proof record",
+      description:
+        "A signed Empirical Proof Record from the server's store, exactly as stored (pass the text to verify_proof to check it)",
+      template: "empiric://proofs/{proof_id}",
+      input: (vars) => ({ proof_id: vars.proof_id }),
+      text: (out) => out.record_json,
+      list: {
+        operation: "read_proof_index",
+        input: { limit: PROOF_RESOURCE_LIST_LIMIT },
+        entries: (out) =>
+          (out as ProofIndexPage).entries.map((e) => ({
+            uri: proofUri(e.proof_id),
+            name: e.proof_id,
+            title: `${e.outcome} ${e.scenario} on ${e.substrate}`,
+            description: `${e.metric} = ${e.observed_value}; created ${e.created_at}`,
+          })),
+      },
+    },
+  },
+  run: async (input, ctx) => {
+    const text = await (await ctx.store()).getText(input.proof_id);
+    if (text === undefined) {
+      throw new EmpiricError("not_found", `no proof record ${input.proof_id} in the store`);
+    }
+    return { proof_id: input.proof_id, record_json: text };
+  },
+});
+
+/** `reindex_store` output. */
+export const ReindexOutput = z.object({
+  indexed: z.number().int().describe("Records in the index after the rebuild"),
+  removed_rows: z.number().int().describe("Rows dropped because their file was gone"),
+  stale_temporaries: z.number().int().describe("Left-over temporary files removed"),
+  store: z.string(),
+}).register(COMPONENTS, { id: "ReindexOutput" });
+
+/** The `reindex_store` operation (local: `empiric proofs reindex`). */
+export const reindexStoreOp = defineOperation({
+  name: "reindex_store",
+  title: "Rebuild the proof index",
+  description:
+    "Rebuild the store's index from its record files. Safe while runs write to the store: no record on disk is ever left out of the index.",
+  access: "write",
+  exposure: ["no-server-paths"],
+  input: z.strictObject({}),
+  output: ReindexOutput,
+  run: async (_input, ctx) => {
+    const store = await ctx.store();
+    const indexed = await store.reindex();
+    const c = store.consistency;
+    return {
+      indexed,
+      removed_rows: c.removedRows,
+      stale_temporaries: c.staleTemporaries,
+      store: ctx.shownPath(store.dir),
+    };
+  },
+});

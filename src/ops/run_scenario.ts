@@ -1,54 +1,62 @@
 /**
- * `run_scenario`: shared by `empiric run`, the `run_scenario` tool and `POST /runs`. Resolves the
- * scenario and substrate, collects the lineage from the store, runs, signs and stores.
+ * `run_scenario`: the one implementation behind `empiric run`, the `run_scenario` tool and
+ * `POST /runs`. Resolves the scenario and substrate under the caller's rules, links the direct
+ * predecessor in the store, runs, signs and stores; for local callers it can also write the
+ * record to a file and announce the run to an OpenLineage collector and a CloudEvents sink.
  *
  * @module
  */
+import { z } from "zod";
 import { EmpiricError, UsageError } from "../errors/errors.ts";
 import { assertSigningKey } from "../crypto/keys.ts";
-import { type RunOutput, runScenario } from "../run/run.ts";
-import type { RunProgress } from "../run/execute.ts";
-import { openSubstrate } from "../substrate/open.ts";
-import { splitCommandLine } from "../substrate/cmd.ts";
-import type { ProofStore } from "../store/store.ts";
-import type { OpsEnvironment } from "./environment.ts";
-import { type Exposure, scenarioCatalog } from "./scenarios.ts";
+import type { Threshold } from "../record/types.ts";
+import type { RunOutput } from "../run/run.ts";
 import { analysisPlanText, thresholdOf } from "../run/analyze.ts";
 import { resolveRelative } from "../scenario/load.ts";
-import type { Threshold } from "../record/types.ts";
+import { splitCommandLine } from "../substrate/cmd.ts";
+import type { SubstrateSpec } from "../substrate/spec.ts";
 import { type RunSpanControl, traceScenarioRun } from "../telemetry/instrument.ts";
+import type { OpContext } from "./context.ts";
+import type { OpsEnvironment } from "./environment.ts";
+import { defineOperation } from "./operation.ts";
+import { COMPONENTS, OutcomeSchema, ProofId, ScenarioNameSchema } from "./schemas.ts";
 
-/** What to run. */
-export interface RunScenarioRequest {
-  /** Scenario name, built-in name or file path. */
-  scenario: string;
-  /** `--substrate`; defaults to the scenario's `default_substrate`. */
-  substrate?: string;
-  substrateName?: string;
-  substrateCommit?: string;
-  /** Earlier proof ids this run follows. */
-  after?: string[];
-}
+/** `run_scenario` input. */
+export const RunScenarioInput = z.strictObject({
+  scenario: ScenarioNameSchema.describe(
+    "Scenario name (as list_scenarios gives it; the local CLI also takes a file path)",
+  ),
+  substrate: z.string().optional().describe(
+    "builtin:<name>, cmd:<command line> or an http(s):// URL; default: the scenario's default_substrate",
+  ),
+  substrate_name: z.string().min(1).max(200).optional().describe(
+    "Name recorded for the substrate",
+  ),
+  substrate_commit: z.string().min(1).max(200).optional().describe(
+    "Revision recorded for the substrate (default: detected with git)",
+  ),
+  after: z.array(ProofId).max(100).optional().describe("Earlier proof ids this run follows"),
+}).register(COMPONENTS, { id: "RunScenarioInput" });
 
-/** How to run it. */
-export interface RunScenarioDeps {
-  env: OpsEnvironment;
-  key: Uint8Array<ArrayBuffer>;
-  /** Where to store the record (none: not stored). */
-  store?: ProofStore;
-  scenarioDir?: string;
-  onProgress?: (p: RunProgress) => void;
-  signal?: AbortSignal;
-  /** What clients of a network surface may name (default: everything). */
-  exposure?: Exposure;
-  /**
-   * Called once the scenario is resolved and before the substrate is opened or anything is
-   * measured (OpenLineage START). A failure after this call means the run crashed.
-   */
-  onStart?: (info: RunStartInfo) => void | Promise<void>;
-}
+/** `run_scenario` output. */
+export const RunScenarioOutput = z.object({
+  proof_id: ProofId,
+  scenario: z.string(),
+  substrate: z.string(),
+  outcome: OutcomeSchema,
+  observed_value: z.number(),
+  reasoning: z.string(),
+  path: z.string().nullable().describe(
+    "Where the record was stored (relative to the store for network clients), or null",
+  ),
+  measured: z.number().int(),
+  failures: z.array(z.object({ id: z.string(), kind: z.string(), message: z.string() })),
+}).register(COMPONENTS, { id: "RunScenarioOutput" });
 
-/** What a run has fixed before its substrate is opened (passed to `onStart`). */
+/** The result of `run_scenario`. */
+export type RunScenarioView = z.infer<typeof RunScenarioOutput>;
+
+/** What a run has fixed before its substrate is opened (OpenLineage START). */
 export interface RunStartInfo {
   scenario: string;
   substrate: string;
@@ -64,23 +72,6 @@ export interface RunStartInfo {
   analysis_plan: string;
 }
 
-/** The result of `run_scenario`. */
-export interface RunScenarioResult {
-  proof_id: string;
-  scenario: string;
-  substrate: string;
-  outcome: string;
-  observed_value: number;
-  reasoning: string;
-  /** Where the record was stored, or null. */
-  path: string | null;
-  measured: number;
-  failures: { id: string; kind: string; message: string }[];
-  output: RunOutput;
-}
-
-const HEX64 = /^[0-9a-f]{64}$/;
-
 /** The value of SOURCE_DATE_EPOCH, validated. */
 export function sourceDateEpoch(env: OpsEnvironment): number | undefined {
   const raw = env.env("SOURCE_DATE_EPOCH");
@@ -93,135 +84,186 @@ export function sourceDateEpoch(env: OpsEnvironment): number | undefined {
   return Number(raw);
 }
 
-async function substrateIdentity(
-  env: OpsEnvironment,
-  spec: string,
-): Promise<{ commit: string }> {
-  if (spec.startsWith("builtin:")) return { commit: env.runtime().empiricCommit };
-  if (spec.startsWith("cmd:")) {
-    const argv = splitCommandLine(spec.slice(4));
+async function substrateCommitOf(env: OpsEnvironment, s: SubstrateSpec): Promise<string> {
+  if (s.kind === "builtin") return env.runtime().empiricCommit;
+  if (s.kind === "cmd") {
+    const argv = splitCommandLine(s.commandLine);
     for (const candidate of [argv[1], argv[0]]) {
       if (candidate && /[\\/.]/.test(candidate) && await env.exists(candidate)) {
         const c = await env.gitCommit(candidate);
-        if (c) return { commit: c };
+        if (c) return c;
       }
     }
   }
-  return { commit: "unknown" };
+  return "unknown";
 }
 
-/** Run a scenario; store the signed record when a store is given. */
-export async function runScenarioOp(
-  req: RunScenarioRequest,
-  deps: RunScenarioDeps,
-): Promise<RunScenarioResult> {
-  return await traceScenarioRun(req.scenario, (span) => runScenarioTraced(req, deps, span));
+function startInfo(
+  resolved: Awaited<ReturnType<OpContext["scenarios"]["resolve"]>>,
+  spec: string,
+): RunStartInfo {
+  const sc = resolved.scenario;
+  const origin = resolved.origin.path;
+  return {
+    scenario: sc.name,
+    substrate: spec,
+    claim: {
+      statement: sc.claim.statement,
+      operationalization: sc.claim.operationalization,
+      threshold: thresholdOf(sc),
+      h0: sc.claim.h0,
+      h1: sc.claim.h1,
+    },
+    datasets: sc.datasets.map((d) => {
+      const where = d.url ?? resolveRelative(origin, d.path ?? "");
+      return {
+        name: d.name,
+        kind: d.kind,
+        source: d.source ?? d.url ?? (origin.startsWith("builtin:") ? `builtin:${where}` : where),
+      };
+    }),
+    analysis_plan: analysisPlanText(sc),
+  };
 }
 
-async function runScenarioTraced(
-  req: RunScenarioRequest,
-  deps: RunScenarioDeps,
+async function runTraced(
+  input: z.infer<typeof RunScenarioInput>,
+  ctx: OpContext,
   span: RunSpanControl,
-): Promise<RunScenarioResult> {
-  assertSigningKey(deps.key);
-  const exposure = deps.exposure ?? {};
-  if (exposure.allowClientCmd === false && req.substrate?.startsWith("cmd:")) {
-    throw new EmpiricError(
-      "forbidden",
-      "this server does not run command lines named by clients (cmd: substrates); start it with --allow-cmd-substrates, or use a scenario whose default_substrate is set",
-    );
+): Promise<RunScenarioView> {
+  if (!ctx.key) throw new UsageError("a run needs a signing key");
+  assertSigningKey(ctx.key.bytes);
+  if (ctx.caller === "network" && (ctx.out || ctx.lineage || ctx.events)) {
+    throw new EmpiricError("forbidden", "network clients cannot direct a run's output");
   }
-  const resolved = await scenarioCatalog(deps.env, deps.scenarioDir, exposure).resolve(
-    req.scenario,
-  );
-  const spec = req.substrate ?? resolved.scenario.default_substrate;
+  const resolved = await ctx.scenarios.resolve(input.scenario);
+  const spec = input.substrate ?? resolved.scenario.default_substrate;
   if (!spec) {
     throw new UsageError(
       `scenario ${resolved.scenario.name} has no default substrate: give --substrate (builtin:<name>, cmd:<command>, or an http(s):// URL)`,
     );
   }
+  const substrateSpec = ctx.substrate(spec);
   span.resolved(resolved.scenario.name, spec);
-  for (const id of req.after ?? []) {
-    if (!HEX64.test(id)) {
-      throw new UsageError(
-        `--after needs a proof_id (64 lowercase hex characters), got ${JSON.stringify(id)}`,
-      );
-    }
-  }
-  const epoch = sourceDateEpoch(deps.env);
-  const lineage = [
-    ...(deps.store?.lineage(resolved.scenario.name, spec) ?? []),
-    ...(req.after ?? []),
+  const epoch = sourceDateEpoch(ctx.env);
+  const store = ctx.storeLocation === undefined ? undefined : await ctx.store();
+  const predecessor = store?.predecessor(resolved.scenario.name, spec);
+  const links = [
+    ...(predecessor ? [predecessor] : []),
+    ...(input.after ?? []).map((id) => store?.link(id) ?? { proof_id: id }),
   ];
-  const commit = req.substrateCommit ?? (await substrateIdentity(deps.env, spec)).commit;
-  if (deps.onStart) {
-    const sc = resolved.scenario;
-    const origin = resolved.origin.path;
-    await deps.onStart({
-      scenario: sc.name,
-      substrate: spec,
-      claim: {
-        statement: sc.claim.statement,
-        operationalization: sc.claim.operationalization,
-        threshold: thresholdOf(sc),
-        h0: sc.claim.h0,
-        h1: sc.claim.h1,
-      },
-      datasets: sc.datasets.map((d) => {
-        const where = d.url ?? resolveRelative(origin, d.path ?? "");
-        return {
-          name: d.name,
-          kind: d.kind,
-          source: d.source ?? d.url ??
-            (origin.startsWith("builtin:") ? `builtin:${where}` : where),
-        };
-      }),
-      analysis_plan: analysisPlanText(sc),
-    });
-  }
-  const substrate = openSubstrate(spec, { concurrency: resolved.scenario.probe.concurrency });
+  const commit = input.substrate_commit ?? await substrateCommitOf(ctx.env, substrateSpec);
+
+  const { OpenLineageRunEmitter } = ctx.lineage
+    ? await import("../export/openlineage.ts")
+    : { OpenLineageRunEmitter: undefined };
+  const lineage = ctx.lineage && OpenLineageRunEmitter
+    ? new OpenLineageRunEmitter(ctx.lineage.url, {
+      namespace: ctx.lineage.namespace,
+      apiKey: ctx.lineage.apiKey,
+      onError: (err) => ctx.warn?.(`lineage: ${err.message}`),
+    })
+    : undefined;
+  await lineage?.start(startInfo(resolved, spec));
+
+  const { runScenario } = await import("../run/run.ts");
+  const { openSubstrate } = await import("../substrate/open.ts");
   let output: RunOutput;
   try {
-    output = await runScenario({
-      resolved,
-      substrateSpec: spec,
-      substrate,
-      substrateName: req.substrateName,
-      substrateCommit: commit,
-      key: deps.key,
-      runtime: deps.env.runtime(),
-      now: () => deps.env.now(),
-      monotonic: () => deps.env.monotonic(),
-      sourceDateEpoch: epoch,
-      lineage,
-      onProgress: deps.onProgress,
-      signal: deps.signal,
-    });
-  } finally {
-    await substrate.close();
+    const substrate = openSubstrate(spec, { concurrency: resolved.scenario.probe.concurrency });
+    try {
+      output = await runScenario({
+        resolved,
+        substrateSpec: spec,
+        substrate,
+        substrateName: input.substrate_name,
+        substrateCommit: commit,
+        key: ctx.key.bytes,
+        runtime: ctx.env.runtime(),
+        now: () => ctx.env.now(),
+        monotonic: () => ctx.env.monotonic(),
+        sourceDateEpoch: epoch,
+        lineage: links,
+        onProgress: lineage
+          ? (p) => {
+            ctx.onProgress?.(p);
+            lineage.progress(p);
+          }
+          : ctx.onProgress,
+        signal: ctx.signal,
+      });
+    } finally {
+      await substrate.close();
+    }
+  } catch (e) {
+    await lineage?.fail(e);
+    throw e;
   }
-  let path: string | null = null;
-  if (deps.store) path = (await deps.store.put(output.record)).path;
-  const r = output.record;
+  const record = output.record;
+  // Where the caller asked for the record, before the store: nothing is stored when the
+  // record cannot be written where asked.
+  if (ctx.out) {
+    const { writeFileAtomic } = await import("../store/store.ts");
+    const { prettyJson } = await import("../json/pretty.ts");
+    await writeFileAtomic(ctx.out, prettyJson(record as unknown as never));
+  }
+  const path = store ? (await store.put(record)).path : null;
+  ctx.onOutput?.(output);
+  await lineage?.complete(record);
+  if (ctx.events) {
+    try {
+      const { postCloudEvent, wrap } = await import("../export/cloudevents.ts");
+      const event = await wrap(record, { source: ctx.events.source });
+      await postCloudEvent(ctx.events.url, event, { mode: ctx.events.mode });
+    } catch (e) {
+      ctx.warn?.(`events: ${(e as Error).message}`);
+    }
+  }
   return {
-    proof_id: r.identity.proof_id,
+    proof_id: record.identity.proof_id,
     scenario: resolved.scenario.name,
     substrate: spec,
-    outcome: r.verdict.outcome,
-    observed_value: r.verdict.observed_value,
-    reasoning: r.verdict.reasoning,
-    path,
+    outcome: record.verdict.outcome,
+    observed_value: record.verdict.observed_value,
+    reasoning: record.verdict.reasoning,
+    path: path === null ? null : ctx.shownPath(path, store!.dir),
     measured: output.analysis.measured,
     failures: output.analysis.failures,
-    output,
   };
 }
 
-/** The JSON-ready view of a run result (what the CLI `--json`, HTTP and MCP return). */
-export type RunScenarioView = Omit<RunScenarioResult, "output">;
+/** The `run_scenario` operation. */
+export const runScenarioOp = defineOperation({
+  name: "run_scenario",
+  title: "Run a scenario",
+  description:
+    "Test a scenario's claim: send every corpus item to the substrate (the system under test), " +
+    "compute the pre-registered statistics, decide the verdict, then sign the proof record and " +
+    "store it. Returns outcome (VALIDATED, REFUTED or INCONCLUSIVE), the observed value, the " +
+    "reasoning, proof_id, the stored path, the number of measured items and the failed calls. " +
+    "substrate: builtin:echo, builtin:calculator, builtin:keyword-sentiment, cmd:<command line> " +
+    "(a JSON Lines process started on the server's machine; network clients only where the " +
+    "server allows it) or an http(s):// URL; default: the scenario's default_substrate. after: " +
+    "earlier proof_ids this run follows. Built-in scenarios take seconds; over MCP send a " +
+    "progressToken to get progress notifications, and cancel the request to stop a run " +
+    "(nothing is stored). Each run writes a new record.",
+  access: "write",
+  exposure: ["scenario-listed", "substrate-checked", "no-server-paths"],
+  scenarioField: "scenario",
+  substrateField: "substrate",
+  input: RunScenarioInput,
+  output: RunScenarioOutput,
+  http: {
+    method: "POST",
+    path: "/runs",
+    tags: ["runs"],
+    status: 201,
+    headers: (out) => ({ location: `/proofs/${out.proof_id}` }),
+    response: "The run's result; the record is stored (Location: /proofs/{proof_id})",
+    errors: [400, 403, 404, 422, 502],
+  },
+  mcp: { tool: { openWorld: true } },
+  run: (input, ctx) => traceScenarioRun((span) => runTraced(input, ctx, span)),
+});
 
-/** Drop the typed record from a run result. */
-export function runScenarioView(r: RunScenarioResult): RunScenarioView {
-  const { output: _output, ...view } = r;
-  return view;
-}
+export type { RunOutput };

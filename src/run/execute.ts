@@ -69,7 +69,7 @@ async function callOnce(
 /** Thrown when the run is cancelled through its signal. */
 export class RunCancelled extends EmpiricError {
   constructor() {
-    super("usage_error", "the run was cancelled before it finished");
+    super("cancelled", "the run was cancelled before it finished; nothing was stored");
   }
 }
 

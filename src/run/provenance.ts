@@ -6,6 +6,7 @@
  */
 import type { JsonObject } from "../json/value.ts";
 import type { LoadedDataset } from "../scenario/types.ts";
+import type { LineageLink } from "../record/lineage.ts";
 
 /** Inputs of {@link buildProvenance}. */
 export interface ProvenanceInputs {
@@ -21,7 +22,7 @@ export interface ProvenanceInputs {
   empiricCommit: string;
   startedAt: string;
   endedAt: string;
-  lineage: readonly string[];
+  lineage: readonly LineageLink[];
 }
 
 /**
@@ -75,10 +76,18 @@ export function buildProvenance(i: ProvenanceInputs): JsonObject {
     };
     derived[`_:derived/${d.spec.name}`] = { "prov:generatedEntity": result, "prov:usedEntity": id };
   }
+  // An earlier proof is the same node its own graph gave its result (when known), so the
+  // graphs of a lineage join; its proof_id is an attribute.
   for (const earlier of i.lineage) {
-    const id = `empiric:proof/${earlier}`;
-    entity[id] = { "prov:type": { "$": "empiric:ProofRecord", "type": "prov:QUALIFIED_NAME" } };
-    derived[`_:lineage/${earlier}`] = { "prov:generatedEntity": result, "prov:usedEntity": id };
+    const id = earlier.entity ?? `empiric:proof/${earlier.proof_id}`;
+    entity[id] = {
+      "prov:type": { "$": "empiric:ProofRecord", "type": "prov:QUALIFIED_NAME" },
+      "empiric:proof_id": earlier.proof_id,
+    };
+    derived[`_:lineage/${earlier.proof_id}`] = {
+      "prov:generatedEntity": result,
+      "prov:usedEntity": id,
+    };
   }
   return {
     prefix: { empiric: "https://empiric.dev/ns/prov#" },

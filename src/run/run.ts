@@ -21,6 +21,7 @@ import { type Analysis, analysisPlanText, analyze, thresholdOf } from "./analyze
 import { executeProbe, type MonotonicClock, type RunProgress } from "./execute.ts";
 import { buildProvenance } from "./provenance.ts";
 import type { JsonObject } from "../json/value.ts";
+import type { LineageLink } from "../record/lineage.ts";
 
 /** What the caller knows about the running software and host. */
 export interface RuntimeInfo {
@@ -47,8 +48,8 @@ export interface RunInputs {
   monotonic: MonotonicClock;
   /** Seconds since the epoch; when set, every timestamp is this instant and host details are left out. */
   sourceDateEpoch?: number;
-  /** Earlier proofs this run follows (store lineage and `--after`). */
-  lineage?: readonly string[];
+  /** Earlier proofs this run follows (the direct predecessor and `--after`). */
+  lineage?: readonly LineageLink[];
   onProgress?: (p: RunProgress) => void;
   signal?: AbortSignal;
 }
@@ -130,7 +131,9 @@ export async function runScenario(inputs: RunInputs): Promise<RunOutput> {
 
   const substrateName = inputs.substrateName ?? substrate.defaultName;
   const substrateCommit = inputs.substrateCommit ?? "unknown";
-  const lineage = [...new Set(inputs.lineage ?? [])];
+  const lineage = [
+    ...new Map((inputs.lineage ?? []).map((l) => [l.proof_id, l])).values(),
+  ];
   const environment: Record<string, string> = { empiric: inputs.runtime.empiricVersion };
   if (!deterministic) Object.assign(environment, inputs.runtime.host);
   Object.assign(environment, inputs.runtime.libraries);
@@ -173,7 +176,7 @@ export async function runScenario(inputs: RunInputs): Promise<RunOutput> {
     reproduction: {
       command: `empiric run ${scenario.name} --substrate ${inputs.substrateSpec}`,
       environment,
-      lineage_chain: lineage,
+      lineage_chain: lineage.map((l) => l.proof_id),
     },
     provenance: buildProvenance({
       runId: runIdFinal,

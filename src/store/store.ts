@@ -11,6 +11,7 @@ import { prettyJson } from "../json/pretty.ts";
 import { parseJson } from "../json/parse.ts";
 import { isJsonObject, type JsonValue } from "../json/value.ts";
 import type { ProofRecord } from "../record/types.ts";
+import { type LineageLink, resultEntityOf } from "../record/lineage.ts";
 
 /** One row of the proof index. */
 export interface IndexEntry {
@@ -34,6 +35,39 @@ export interface ListFilter {
 }
 
 const COMMAND = /^empiric run (\S+) --substrate (.+)$/;
+
+const RECORD_FILE = /^([0-9a-f]{64})\.json$/;
+const TEMPORARY_FILE = /^\..*\.[0-9a-f-]{36}\.tmp$/;
+
+/**
+ * A temporary file older than this is left over from a writer that was killed (a write takes
+ * milliseconds): opening the store removes it.
+ */
+export const STALE_TEMPORARY_MS = 60 * 60 * 1000;
+
+/** What {@link ProofStore.catchUp} or {@link ProofStore.reindex} found and repaired. */
+export interface StoreConsistency {
+  /** Record files added to the index (none missing: 0 on catch-up). */
+  indexed: number;
+  /** Index rows dropped because their file was gone. */
+  removedRows: number;
+  /** Temporary files of killed writers removed. */
+  staleTemporaries: number;
+}
+
+function whereClause(
+  filter: Omit<ListFilter, "limit" | "offset">,
+): { where: string; args: string[] } {
+  const where: string[] = [];
+  const args: string[] = [];
+  for (const k of ["scenario", "substrate", "outcome"] as const) {
+    if (filter[k] !== undefined) {
+      where.push(`${k} = ?`);
+      args.push(filter[k]!);
+    }
+  }
+  return { where: where.length ? "WHERE " + where.join(" AND ") : "", args };
+}
 
 /** Index fields of a record (scenario and substrate come from `reproduction.command`). */
 export function indexEntryOf(record: JsonValue, path: string): IndexEntry | undefined {
@@ -78,8 +112,20 @@ export class ProofStore {
     this.#db = db;
   }
 
-  /** Open (creating if needed) the store in `dir`; rebuilds the index if it is missing. */
-  static async open(dir: string): Promise<ProofStore> {
+  /**
+   * Open the store in `dir`, creating it unless `create` is false (then a missing store is
+   * `not_found`); rebuilds the index if it is missing, else catches it up with the files.
+   */
+  static async open(dir: string, options: { create?: boolean } = {}): Promise<ProofStore> {
+    if (options.create === false) {
+      const info = await Deno.stat(dir).catch(() => undefined);
+      if (!info?.isDirectory) {
+        throw new IoError(
+          "not_found",
+          `no proof store at ${dir} (a run creates it; --store or EMPIRIC_STORE picks another)`,
+        );
+      }
+    }
     try {
       await Deno.mkdir(dir, { recursive: true });
     } catch (e) {
@@ -111,7 +157,45 @@ export class ProofStore {
     }
     const store = new ProofStore(dir, db);
     if (fresh) await store.reindex();
+    else await store.catchUp();
     return store;
+  }
+
+  /** What the last {@link catchUp} or {@link reindex} found out of step. */
+  get consistency(): StoreConsistency {
+    return this.#consistency;
+  }
+
+  #consistency: StoreConsistency = { indexed: 0, removedRows: 0, staleTemporaries: 0 };
+
+  /**
+   * Bring the index up to the files: index record files the index lacks (a run killed between
+   * its rename and its insert), drop rows whose file is gone, and remove temporary files left
+   * by a writer killed mid-write (older than {@link STALE_TEMPORARY_MS}). Cheap when nothing is
+   * missing: one directory listing and one query.
+   */
+  async catchUp(): Promise<StoreConsistency> {
+    const { files, temporaries } = await this.#scan();
+    const rows = new Set(
+      (this.#db.prepare("SELECT proof_id FROM proofs").all() as { proof_id: string }[]).map((r) =>
+        r.proof_id
+      ),
+    );
+    const missing = [...files.keys()].filter((id) => !rows.has(id));
+    const gone = [...rows].filter((id) => !files.has(id));
+    let indexed = 0;
+    let removedRows = 0;
+    if (missing.length > 0 || gone.length > 0) {
+      const entries = await this.#readEntries(missing.map((id) => files.get(id)!));
+      this.#transaction(() => {
+        for (const e of entries) this.#insert(e);
+        removedRows = this.#deleteIfFileGone(gone);
+      });
+      indexed = entries.length;
+    }
+    const staleTemporaries = await this.#removeStale(temporaries);
+    this.#consistency = { indexed, removedRows, staleTemporaries };
+    return this.#consistency;
   }
 
   /** Path of a record file. */
@@ -162,44 +246,84 @@ export class ProofStore {
 
   /** Index entries, newest first. */
   list(filter: ListFilter = {}): IndexEntry[] {
-    const where: string[] = [];
-    const args: (string | number)[] = [];
-    for (const k of ["scenario", "substrate", "outcome"] as const) {
-      if (filter[k] !== undefined) {
-        where.push(`${k} = ?`);
-        args.push(filter[k]!);
-      }
-    }
+    const { where, args } = whereClause(filter);
     const sql =
       `SELECT proof_id, scenario, substrate, outcome, metric, observed_value, created_at, path FROM proofs
-      ${
-        where.length
-          ? "WHERE " + where.join(" AND ")
-          : ""
-      } ORDER BY created_at DESC, proof_id LIMIT ? OFFSET ?`;
-    args.push(filter.limit ?? -1, filter.offset ?? 0);
-    return this.#db.prepare(sql).all(...args) as unknown as IndexEntry[];
+      ${where} ORDER BY created_at DESC, proof_id LIMIT ? OFFSET ?`;
+    return this.#db.prepare(sql).all(
+      ...args,
+      filter.limit ?? -1,
+      filter.offset ?? 0,
+    ) as unknown as IndexEntry[];
   }
 
   /** Number of entries matching a filter. */
   count(filter: Omit<ListFilter, "limit" | "offset"> = {}): number {
-    return this.list(filter).length;
+    const { where, args } = whereClause(filter);
+    const row = this.#db.prepare(`SELECT COUNT(*) AS n FROM proofs ${where}`).get(...args) as {
+      n: number;
+    };
+    return Number(row.n);
   }
 
-  /** Earlier proofs of the same scenario on the same substrate, oldest first. */
-  lineage(scenario: string, substrate: string): string[] {
-    const rows = this.#db.prepare(
-      "SELECT proof_id FROM proofs WHERE scenario = ? AND substrate = ? ORDER BY created_at, proof_id",
-    ).all(scenario, substrate) as { proof_id: string }[];
-    return rows.map((r) => r.proof_id);
+  /**
+   * The direct predecessor of a new run: the latest proof of the same scenario on the same
+   * substrate (the chain before it is walked through the store, proof by proof).
+   */
+  predecessor(scenario: string, substrate: string): LineageLink | undefined {
+    const row = this.#db.prepare(
+      "SELECT proof_id FROM proofs WHERE scenario = ? AND substrate = ? ORDER BY created_at DESC, rowid DESC LIMIT 1",
+    ).get(scenario, substrate) as { proof_id: string } | undefined;
+    return row ? this.link(row.proof_id) : undefined;
   }
 
-  /** Rebuild the index from the record files; returns the number of records indexed. */
+  /** A link to a proof, with its result entity's node id when the store has the record. */
+  link(proofId: string): LineageLink {
+    try {
+      const entity = resultEntityOf(parseJson(Deno.readFileSync(this.pathOf(proofId))));
+      return entity ? { proof_id: proofId, entity } : { proof_id: proofId };
+    } catch {
+      return { proof_id: proofId };
+    }
+  }
+
+  /**
+   * Rebuild the index from the record files; returns the number of records indexed. Safe
+   * while other processes write: rows are only ever added or replaced, and a row is removed
+   * only when its file is gone at that moment (inside the write transaction), so a record a
+   * concurrent run stores while this runs is never lost from the index.
+   */
   async reindex(): Promise<number> {
-    const entries: IndexEntry[] = [];
+    const { files, temporaries } = await this.#scan();
+    const entries = await this.#readEntries([...files.values()]);
+    let removedRows = 0;
+    this.#transaction(() => {
+      const rows = (this.#db.prepare("SELECT proof_id FROM proofs").all() as {
+        proof_id: string;
+      }[]).map((r) => r.proof_id).filter((id) => !files.has(id));
+      removedRows = this.#deleteIfFileGone(rows);
+      for (const e of entries) this.#insert(e);
+    });
+    const staleTemporaries = await this.#removeStale(temporaries);
+    this.#consistency = { indexed: entries.length, removedRows, staleTemporaries };
+    return entries.length;
+  }
+
+  async #scan(): Promise<{ files: Map<string, string>; temporaries: string[] }> {
+    const files = new Map<string, string>();
+    const temporaries: string[] = [];
     for await (const e of Deno.readDir(this.dir)) {
-      if (!e.isFile || !/^[0-9a-f]{64}\.json$/.test(e.name)) continue;
-      const path = `${this.dir}/${e.name}`;
+      if (!e.isFile) continue;
+      const m = RECORD_FILE.exec(e.name);
+      if (m) files.set(m[1], `${this.dir}/${e.name}`);
+      else if (TEMPORARY_FILE.test(e.name)) temporaries.push(`${this.dir}/${e.name}`);
+    }
+    return { files, temporaries };
+  }
+
+  async #readEntries(paths: string[]): Promise<IndexEntry[]> {
+    const entries: IndexEntry[] = [];
+    for (const path of paths) {
       try {
         const entry = indexEntryOf(parseJson(await Deno.readFile(path)), path);
         if (entry) entries.push(entry);
@@ -207,16 +331,51 @@ export class ProofStore {
         // not a readable record: left out of the index; `schema validate` reports it
       }
     }
+    return entries;
+  }
+
+  #deleteIfFileGone(ids: string[]): number {
+    let n = 0;
+    const del = this.#db.prepare("DELETE FROM proofs WHERE proof_id = ?");
+    for (const id of ids) {
+      let exists = true;
+      try {
+        Deno.statSync(this.pathOf(id));
+      } catch {
+        exists = false;
+      }
+      if (!exists) n += Number(del.run(id).changes);
+    }
+    return n;
+  }
+
+  async #removeStale(temporaries: string[]): Promise<number> {
+    let n = 0;
+    const now = Date.now();
+    for (const path of temporaries) {
+      try {
+        const info = await Deno.stat(path);
+        const age = now - (info.mtime?.getTime() ?? now);
+        if (age > STALE_TEMPORARY_MS) {
+          await Deno.remove(path);
+          n++;
+        }
+      } catch {
+        // already gone (its writer finished or another process removed it)
+      }
+    }
+    return n;
+  }
+
+  #transaction(f: () => void): void {
     this.#db.exec("BEGIN IMMEDIATE");
     try {
-      this.#db.exec("DELETE FROM proofs");
-      for (const e of entries) this.#insert(e);
+      f();
       this.#db.exec("COMMIT");
     } catch (e) {
       this.#db.exec("ROLLBACK");
       throw e;
     }
-    return entries.length;
   }
 
   /** Close the index. */

@@ -3,10 +3,10 @@
  *
  * @module
  */
-import { ScenarioError } from "../errors/errors.ts";
-import { builtinSubstrates, openBuiltinSubstrate } from "./builtin.ts";
+import { openBuiltinSubstrate } from "./builtin.ts";
 import { openCmdSubstrate } from "./cmd.ts";
 import { openHttpSubstrate } from "./http.ts";
+import { parseSubstrateSpec } from "./spec.ts";
 import type { Substrate } from "./types.ts";
 
 /** Options for opening a substrate. */
@@ -18,34 +18,25 @@ export interface OpenOptions {
 }
 
 /**
- * `builtin:<name>`, `cmd:<command line>`, `http://…` or `https://…`.
+ * `builtin:<name>`, `cmd:<command line>`, `http://…` or `https://…` (checked by
+ * {@link parseSubstrateSpec}: a malformed one is a `usage_error`).
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { openSubstrate } from "./open.ts";
  * const s = openSubstrate("builtin:calculator", { concurrency: 1 });
- * console.assert(s.defaultName === "calculator");
+ * assert.equal(s.defaultName, "calculator");
  * ```
  */
 export function openSubstrate(spec: string, options: OpenOptions): Substrate {
-  if (spec.startsWith("builtin:")) {
-    const s = openBuiltinSubstrate(spec.slice("builtin:".length));
-    if (!s) {
-      throw new ScenarioError(
-        "substrate_unavailable",
-        `no built-in substrate ${JSON.stringify(spec)} (built-ins: ${
-          builtinSubstrates().map((b) => `builtin:${b.name}`).join(", ")
-        })`,
-      );
-    }
-    return s;
+  const s = parseSubstrateSpec(spec);
+  switch (s.kind) {
+    case "builtin":
+      return openBuiltinSubstrate(s.name)!;
+    case "cmd":
+      return openCmdSubstrate(s.commandLine, options);
+    case "http":
+      return openHttpSubstrate(s.url, options.fetch);
   }
-  if (spec.startsWith("cmd:")) return openCmdSubstrate(spec.slice(4).trim(), options);
-  if (/^https?:\/\//.test(spec)) return openHttpSubstrate(spec, options.fetch);
-  throw new ScenarioError(
-    "substrate_unavailable",
-    `cannot tell what substrate ${
-      JSON.stringify(spec)
-    } is: use builtin:<name>, cmd:<command line>, or an http(s):// URL`,
-  );
 }

@@ -42,7 +42,7 @@ export const METRIC_NAMES = {
 
 /** Attribute names on spans and metric points (stable). */
 export const ATTR = {
-  /** The scenario name (as resolved; the argument as given when it could not be resolved). */
+  /** The scenario name as resolved (`(unresolved)` when the name given matched none). */
   scenario: "empiric.scenario",
   /** The `--substrate` of a run. */
   substrate: "empiric.substrate",
@@ -154,18 +154,22 @@ interface RunResultLike {
   failures: readonly unknown[];
 }
 
+/** Name and label of a run whose scenario was never resolved (an unknown name). */
+export const UNRESOLVED_SCENARIO = "(unresolved)";
+
 /**
  * Run `fn` inside the span `empiric.scenario.run.<scenario>` and count it in
- * `empiric_scenarios_run_total` and `empiric_scenario_duration_seconds`.
+ * `empiric_scenarios_run_total` and `empiric_scenario_duration_seconds`. Only a scenario the
+ * run resolved names the span and labels the metrics: a name a client made up never reaches
+ * telemetry (it is `(unresolved)`), so their cardinality is bounded by the scenarios that exist.
  */
 export async function traceScenarioRun<T extends RunResultLike>(
-  scenarioArg: string,
   fn: (control: RunSpanControl) => Promise<T>,
 ): Promise<T> {
-  let scenario = scenarioArg;
+  let scenario = UNRESOLVED_SCENARIO;
   return await tracer().startActiveSpan(
-    SPAN_NAMES.scenarioRunPrefix + scenarioArg,
-    { kind: SpanKind.INTERNAL, attributes: { [ATTR.scenario]: scenarioArg } },
+    SPAN_NAMES.scenarioRunPrefix + UNRESOLVED_SCENARIO,
+    { kind: SpanKind.INTERNAL, attributes: { [ATTR.scenario]: UNRESOLVED_SCENARIO } },
     async (span) => {
       const t0 = performance.now();
       let outcome = "error";

@@ -4,11 +4,10 @@ import assert from "node:assert/strict";
 import { createApp } from "../../src/http/app.ts";
 import { isLoopbackHost, tokenMatches, validateAuthConfig } from "../../src/http/auth.ts";
 import { jsonLineLogger } from "../../src/http/log.ts";
-import { denoOpsEnvironment } from "../../src/ops/deno_env.ts";
 import { EmpiricError } from "../../src/errors/errors.ts";
 import { DEFAULT_DEMO_KEY } from "../../src/crypto/keys.ts";
-import { ProofStore } from "../../src/store/store.ts";
 import { runEntry, testApp } from "./support.ts";
+import { testHost } from "../support/ops.ts";
 
 const TOKEN = "tok-0123456789abcdef-XYZ";
 const RUN = { scenario: "arithmetic-accuracy", substrate: "builtin:calculator" };
@@ -29,14 +28,13 @@ Deno.test("loopback without a token: writes and reads are open", async () => {
 });
 
 Deno.test("a non-loopback address without a token is refused; with one, writes need it", async () => {
-  const store = await ProofStore.open(await Deno.makeTempDir());
+  const host = await testHost({
+    caller: "network",
+    key: new TextEncoder().encode("k".repeat(32)),
+    store: await Deno.makeTempDir(),
+  });
   try {
-    const deps = {
-      env: await denoOpsEnvironment(),
-      key: new TextEncoder().encode("k".repeat(32)),
-      store,
-      logger: jsonLineLogger(() => {}, { batch: false }),
-    };
+    const deps = { host, logger: jsonLineLogger(() => {}, { batch: false }) };
     for (const listenHost of ["0.0.0.0", "::", "192.168.1.10", "example.org"]) {
       assert.throws(
         () => createApp({ ...deps, auth: { listenHost } }),
@@ -45,7 +43,7 @@ Deno.test("a non-loopback address without a token is refused; with one, writes n
       );
     }
   } finally {
-    store.close();
+    host.close();
   }
   const t = await testApp({ auth: { listenHost: "0.0.0.0", token: TOKEN } });
   try {
@@ -77,7 +75,7 @@ Deno.test("a non-loopback address without a token is refused; with one, writes n
       headers: { authorization: `bearer ${TOKEN}` },
     });
     assert.equal(await status(right), 201, "the scheme is case-insensitive");
-    // Reads stay open with --auth writes; the Host check is off once a token is set.
+    // Reads stay open with --auth writes; a server beyond loopback answers any Host name.
     assert.equal(await status(await t.req("GET", "/proofs")), 200);
     const foreign = await t.app.request("http://empiric.example.org/health");
     assert.equal(await status(foreign), 200);
@@ -149,6 +147,25 @@ Deno.test("403: a loopback server without a token answers only loopback Host nam
     assert.equal((await t.store.list()).length, 0, "nothing ran");
   } finally {
     t.close();
+  }
+});
+
+Deno.test("403: a loopback server keeps the Host check when it has a token (DNS rebinding)", async () => {
+  for (const mode of ["writes", "all"] as const) {
+    const t = await testApp({ auth: { listenHost: "127.0.0.1", token: TOKEN, mode } });
+    try {
+      const auth = { authorization: `Bearer ${TOKEN}` };
+      for (const path of ["/proofs", "/scenarios", "/version", "/health"]) {
+        const rebound = await t.app.request(`http://rebind.example/${path.slice(1)}`, {
+          headers: auth,
+        });
+        assert.equal(rebound.status, 403, `${mode} ${path}`);
+        assert.equal((await rebound.json()).code, "forbidden");
+        assert.equal(await status(await t.req("GET", path, { headers: auth })), 200, path);
+      }
+    } finally {
+      t.close();
+    }
   }
 });
 

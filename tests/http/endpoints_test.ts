@@ -3,19 +3,20 @@
 import assert from "node:assert/strict";
 import {
   CanonicalizeOutput,
+  canonicalizeValueOp,
+  getScenarioClaimOp,
   HealthOutput,
+  invoke,
+  listScenariosOp,
   ListScenariosOutput,
   ProofIndexOutput,
+  readProofIndexOp,
   RunScenarioOutput,
   ScenarioClaimOutput,
+  verifyProofImpl,
   VerifyProofOutput,
   VersionOutput,
-} from "../../src/api/schemas.ts";
-import { canonicalizeValue } from "../../src/ops/canonicalize_value.ts";
-import { getScenarioClaim, listScenarios } from "../../src/ops/scenarios.ts";
-import { readProofIndex } from "../../src/ops/proof_index.ts";
-import { verifyProofImpl } from "../../src/ops/verify_proof.ts";
-import { denoOpsEnvironment } from "../../src/ops/deno_env.ts";
+} from "../../src/ops/mod.ts";
 import { EMPIRIC_VERSION } from "../../src/version.ts";
 import { fixture, FIXTURE_KEY, testApp } from "./support.ts";
 
@@ -42,7 +43,7 @@ Deno.test("GET /version: empiric, schema and Deno versions", async () => {
     assert.equal(body.empiric_version, EMPIRIC_VERSION);
     assert.equal(body.schema_version, "1.0");
     assert.equal(body.deno, Deno.version.deno);
-    assert.equal(body.empiric_git_commit, (await denoOpsEnvironment()).runtime().empiricCommit);
+    assert.equal(body.empiric_git_commit, t.host.env.runtime().empiricCommit);
   } finally {
     t.close();
   }
@@ -100,7 +101,7 @@ Deno.test("GET /scenarios: the list of list_scenarios, with a scenario file of t
     const body = ListScenariosOutput.parse(await res.json());
     assert.deepEqual(
       body,
-      await listScenarios(await denoOpsEnvironment(), `${t.dir}/scenarios`),
+      await invoke(listScenariosOp, {}, t.host),
     );
     const names = body.scenarios.map((s) => s.name);
     for (
@@ -109,7 +110,7 @@ Deno.test("GET /scenarios: the list of list_scenarios, with a scenario file of t
       assert.ok(names.includes(n), n);
     }
     assert.equal(body.errors.length, 1);
-    assert.match(body.errors[0].path, /broken\.yaml$/);
+    assert.equal(body.errors[0].path, "broken.yaml", "no server path shown to network clients");
 
     const one = await t.req("GET", "/scenarios/my-arithmetic");
     assert.equal(one.status, 200);
@@ -129,7 +130,7 @@ Deno.test("GET /scenarios/{name}: get_scenario_claim's object; 404 for an unknow
     const body = ScenarioClaimOutput.parse(await res.json());
     assert.deepEqual(
       body,
-      await getScenarioClaim(await denoOpsEnvironment(), "echo-latency", `${t.dir}/scenarios`),
+      await invoke(getScenarioClaimOp, { name: "echo-latency" }, t.host),
     );
     assert.equal(body.claim.threshold.metric, "latency.p95");
     const missing = await t.req("GET", "/scenarios/no-such-scenario");
@@ -147,7 +148,7 @@ Deno.test("POST /canonicalize: canonicalize_value's object (ints and floats stay
     const res = await t.req("POST", "/canonicalize", { json: { value_json } });
     assert.equal(res.status, 200);
     const body = CanonicalizeOutput.parse(await res.json());
-    assert.deepEqual(body, await canonicalizeValue(value_json));
+    assert.deepEqual(body, await invoke(canonicalizeValueOp, { value_json }, t.host));
     assert.equal(body.canonical, '{"a":"\\u00e9","b":[1,1.0,1e-05],"\\ud83d\\ude00":null}');
     assert.equal("hmac_sha256" in body, false, "no HMAC under the server's key");
   } finally {
@@ -174,7 +175,9 @@ Deno.test("POST /runs, GET /proofs, GET /proofs/{id}: run, list with filters, fe
     const all = await t.req("GET", "/proofs");
     assert.equal(all.status, 200);
     const page = ProofIndexOutput.parse(await all.json());
-    assert.deepEqual(page, JSON.parse(JSON.stringify(readProofIndex(t.store, {}))));
+    assert.deepEqual(page, await invoke(readProofIndexOp, {}, t.host));
+    assert.ok(page.entries.every((e) => !e.path.includes("/")), "paths relative to the store");
+    assert.ok(!page.store.includes("/"), "the store's directory name only");
     assert.equal(page.total, 2);
     const filtered = ProofIndexOutput.parse(
       await (await t.req("GET", "/proofs?outcome=REFUTED&limit=1&offset=0")).json(),
@@ -197,7 +200,11 @@ Deno.test("POST /runs, GET /proofs, GET /proofs/{id}: run, list with filters, fe
     assert.equal(file.status, 200);
     assert.equal(file.headers.get("content-type"), "application/json");
     const bytes = new Uint8Array(await file.arrayBuffer());
-    assert.deepEqual(bytes, await Deno.readFile(result.path!), "exact stored bytes");
+    assert.deepEqual(
+      bytes,
+      await Deno.readFile(`${t.dir}/store/${result.path!}`),
+      "exact stored bytes",
+    );
     const again = await t.req("POST", "/verify", {
       json: { proof_json: new TextDecoder().decode(bytes) },
     });

@@ -4,8 +4,12 @@ import assert from "node:assert/strict";
 import fc from "fast-check";
 import { ERROR_TABLE } from "../../src/errors/codes.ts";
 import { verifyProofImpl } from "../../src/ops/verify_proof.ts";
-import { ProblemDetailsSchema, problemType } from "../../src/http/problem.ts";
-import { VerifyProblemSchema } from "../../src/http/routes.ts";
+import { problemType } from "../../src/http/problem.ts";
+import { ProblemDetailsSchema } from "../../src/http/openapi.ts";
+import { VerifyProofOutput } from "../../src/ops/mod.ts";
+
+/** A problem that also carries the verify_proof members. */
+const VerifyProblemSchema = ProblemDetailsSchema.extend(VerifyProofOutput.shape);
 import { fixture, FIXTURE_KEY, PROBLEM_MEMBERS, testApp } from "./support.ts";
 
 /** Check the problem+json shape and return the body. */
@@ -71,12 +75,9 @@ Deno.test("400: a body, query or path that does not fit the schema", async () =>
     const cases: [string, string, unknown, string][] = [
       ["POST", "/verify", { proof_json: 5 }, "/proof_json"],
       ["POST", "/verify", {}, "/proof_json"],
-      ["POST", "/verify", { proof_json: "" }, "/proof_json"],
       ["POST", "/verify", [], ""],
       ["POST", "/verify", { proof_json: "{}", key: "guess" }, ""],
       ["POST", "/canonicalize", { value_json: null }, "/value_json"],
-      ["POST", "/runs", { scenario: "../../etc/passwd" }, "/scenario"],
-      ["POST", "/runs", { scenario: "secret.yaml" }, "/scenario"],
       ["POST", "/runs", { scenario: "echo-latency", after: ["nope"] }, "/after/0"],
     ];
     for (const [method, path, json, pointer] of cases) {
@@ -96,8 +97,12 @@ Deno.test("400: a body, query or path that does not fit the schema", async () =>
     ) {
       await problem(await t.req("GET", `/proofs?${q}`), 400, "usage_error");
     }
+    // A name the server does not list is not_found, whatever it looks like (as over MCP).
     for (const name of ["..%2F..%2Fetc%2Fpasswd", "Upper", "x.json", "%00"]) {
-      await problem(await t.req("GET", `/scenarios/${name}`), 400, "usage_error");
+      await problem(await t.req("GET", `/scenarios/${name}`), 404, "not_found");
+    }
+    for (const scenario of ["../../etc/passwd", "secret.yaml", "/etc/passwd"]) {
+      await problem(await t.req("POST", "/runs", { json: { scenario } }), 404, "not_found");
     }
     await problem(await t.req("GET", "/proofs/not-an-id"), 400, "usage_error");
   } finally {

@@ -3,8 +3,10 @@
 import { createApp } from "../../src/http/app.ts";
 import type { AuthConfig } from "../../src/http/auth.ts";
 import { jsonLineLogger, type LogEntry } from "../../src/http/log.ts";
-import { denoOpsEnvironment } from "../../src/ops/deno_env.ts";
-import { ProofStore } from "../../src/store/store.ts";
+import type { OpHost } from "../../src/ops/mod.ts";
+import type { OpsEnvironment } from "../../src/ops/environment.ts";
+import type { ProofStore } from "../../src/store/store.ts";
+import { testHost } from "../support/ops.ts";
 import { CLI_FLAGS } from "../support/run_cli.ts";
 
 export const ROOT = new URL("../../", import.meta.url).pathname;
@@ -27,6 +29,8 @@ export const PROBLEM_MEMBERS = [
 
 export interface TestApp {
   app: ReturnType<typeof createApp>;
+  /** The operations' host (a network caller). */
+  host: OpHost;
   store: ProofStore;
   dir: string;
   logs: LogEntry[];
@@ -62,28 +66,35 @@ export async function testApp(
     bodyTimeoutMs?: number;
     allowCmdSubstrates?: boolean;
     scenarioDir?: string;
+    env?: OpsEnvironment;
   } = {},
 ): Promise<TestApp> {
   const dir = await Deno.makeTempDir({ prefix: "empiric-http-" });
-  const store = await ProofStore.open(`${dir}/store`);
+  const host = await testHost({
+    caller: "network",
+    env: options.env,
+    key: options.key ?? FIXTURE_KEY,
+    store: `${dir}/store`,
+    scenarioDir: options.scenarioDir ?? `${dir}/scenarios`,
+    allowClientCmd: options.allowCmdSubstrates,
+    readOnly: options.auth?.readOnly,
+  });
+  const store = await host.store();
   const logs: LogEntry[] = [];
   const decoder = new TextDecoder();
   const logger = jsonLineLogger((b) => {
     for (const line of decoder.decode(b).split("\n")) if (line) logs.push(JSON.parse(line));
   }, { batch: false });
   const app = createApp({
-    env: await denoOpsEnvironment(),
-    key: options.key ?? FIXTURE_KEY,
-    store,
-    scenarioDir: options.scenarioDir ?? `${dir}/scenarios`,
+    host,
     auth: { listenHost: "127.0.0.1", ...options.auth },
-    allowCmdSubstrates: options.allowCmdSubstrates,
     maxBodyBytes: options.maxBodyBytes,
     bodyTimeoutMs: options.bodyTimeoutMs,
     logger,
   });
   return {
     app,
+    host,
     store,
     dir,
     logs,
@@ -98,7 +109,7 @@ export async function testApp(
         app.request(`http://127.0.0.1:8787${path}`, { method, body, headers }),
       );
     },
-    close: () => store.close(),
+    close: () => host.close(),
   };
 }
 

@@ -105,10 +105,12 @@ for (const transport of ["streamable-http", "sse"] as const) {
         "builtin:../../secret",
       ]);
       for (const name of names) {
-        for (const [tool, args] of [
-          ["get_scenario_claim", { name }],
-          ["run_scenario", { scenario: name, substrate: "builtin:echo" }],
-        ] as const) {
+        for (
+          const [tool, args] of [
+            ["get_scenario_claim", { name }],
+            ["run_scenario", { scenario: name, substrate: "builtin:echo" }],
+          ] as const
+        ) {
           const r = await client.call(tool, args);
           const text = textOf(r);
           assert.equal(r.isError, true, `${tool}(${JSON.stringify(name)}) should fail: ${text}`);

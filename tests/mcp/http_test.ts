@@ -18,8 +18,8 @@ import {
   toolSuite,
 } from "./support.ts";
 import { keyFromText } from "../../src/crypto/keys.ts";
-import { runScenarioOp, runScenarioView } from "../../src/ops/run_scenario.ts";
-import { ProofStore } from "../../src/store/store.ts";
+import { invoke, runScenarioOp } from "../../src/ops/mod.ts";
+import { testHost } from "../support/ops.ts";
 
 const INIT = {
   jsonrpc: "2.0",
@@ -50,7 +50,12 @@ Deno.test("streamable-http: a 2025-11-25 client (SDK 1.x) uses every tool and re
   const client = await clientV1(transport, "http v1");
   try {
     assert.equal(client.protocolVersion(), "2025-11-25");
-    await toolSuite(client, { env: f.env, store: f.dirs.store, scenarios: f.dirs.scenarios });
+    await toolSuite(client, {
+      env: f.env,
+      store: f.dirs.store,
+      scenarios: f.dirs.scenarios,
+      caller: "network",
+    });
     await cancellationCheck(client, f.dirs.store);
   } finally {
     await client.close();
@@ -67,7 +72,12 @@ Deno.test("streamable-http: a 2026-07-28 client (SDK 2.x, no initialize) uses ev
   );
   try {
     assert.equal(client.protocolVersion(), "2026-07-28");
-    await toolSuite(client, { env: f.env, store: f.dirs.store, scenarios: f.dirs.scenarios });
+    await toolSuite(client, {
+      env: f.env,
+      store: f.dirs.store,
+      scenarios: f.dirs.scenarios,
+      caller: "network",
+    });
     await cancellationCheck(client, f.dirs.store);
   } finally {
     await client.close();
@@ -153,21 +163,26 @@ Deno.test("streamable-http: run_scenario returns what runScenarioOp returns (det
     new StreamableHTTPClientTransportV1(new URL(f.serving.url)),
     "http v1",
   );
-  const direct = await ProofStore.open(`${f.dirs.root}/direct`);
+  const direct = await testHost({
+    caller: "network",
+    env: f.env,
+    key: keyFromText(FIXTURE_KEY),
+    store: `${f.dirs.root}/direct`,
+    scenarioDir: f.dirs.scenarios,
+  });
   try {
     const schemas = await checkToolList(client);
     const viaMcp = await callOk(client, schemas, "run_scenario", {
       scenario: "arithmetic-accuracy",
       substrate: "builtin:calculator",
     });
-    const op = runScenarioView(
-      await runScenarioOp(
-        { scenario: "arithmetic-accuracy", substrate: "builtin:calculator" },
-        { env: f.env, key: keyFromText(FIXTURE_KEY), store: direct, scenarioDir: f.dirs.scenarios },
-      ),
+    const op = await invoke(
+      runScenarioOp,
+      { scenario: "arithmetic-accuracy", substrate: "builtin:calculator" },
+      direct,
     );
-    assert.equal(viaMcp.path, `${f.dirs.store}/${op.proof_id}.json`);
-    assert.deepEqual({ ...viaMcp, path: op.path }, op);
+    assert.equal(viaMcp.path, `${op.proof_id}.json`);
+    assert.deepEqual(viaMcp, op);
     assert.equal(viaMcp.outcome, "VALIDATED");
   } finally {
     direct.close();

@@ -35,7 +35,12 @@ Deno.test("sse: a 2025-11-25 client (SDK 1.x) uses every tool and resource, with
   const client = await clientV1(new SSEClientTransportV1(new URL(f.serving.url)), "sse v1");
   try {
     assert.match(f.serving.url, /^http:\/\/127\.0\.0\.1:\d+\/sse$/);
-    await toolSuite(client, { env: f.env, store: f.dirs.store, scenarios: f.dirs.scenarios });
+    await toolSuite(client, {
+      env: f.env,
+      store: f.dirs.store,
+      scenarios: f.dirs.scenarios,
+      caller: "network",
+    });
     await cancellationCheck(client, f.dirs.store);
   } finally {
     await client.close();

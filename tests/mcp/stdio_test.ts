@@ -23,7 +23,12 @@ Deno.test("stdio: a 2025-11-25 client (SDK 1.x) spawns `empiric mcp serve` and u
   const dirs = await tempDirs();
   const client = await clientV1(new StdioClientTransportV1(stdioParams(dirs)), "stdio v1");
   try {
-    await toolSuite(client, { env: await testEnv(), store: dirs.store, scenarios: dirs.scenarios });
+    await toolSuite(client, {
+      env: await testEnv(),
+      store: dirs.store,
+      scenarios: dirs.scenarios,
+      caller: "local",
+    });
     await cancellationCheck(client, dirs.store);
   } finally {
     await client.close();
@@ -40,7 +45,12 @@ Deno.test("stdio: a 2026-07-28 client (SDK 2.x, server/discover, no initialize) 
   );
   try {
     assert.equal(client.protocolVersion(), "2026-07-28");
-    await toolSuite(client, { env: await testEnv(), store: dirs.store, scenarios: dirs.scenarios });
+    await toolSuite(client, {
+      env: await testEnv(),
+      store: dirs.store,
+      scenarios: dirs.scenarios,
+      caller: "local",
+    });
     await cancellationCheck(client, dirs.store);
   } finally {
     await client.close();

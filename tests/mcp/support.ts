@@ -19,11 +19,17 @@ import { createMcpContext, type McpContext } from "../../src/mcp/context.ts";
 import { empiricServerFactory } from "../../src/mcp/server.ts";
 import { type HttpServing, serveMcpHttp } from "../../src/mcp/serve.ts";
 import { DEMO_KEY_BYTES, keyFromText } from "../../src/crypto/keys.ts";
-import { verifyProofImpl } from "../../src/ops/verify_proof.ts";
-import { canonicalizeValue } from "../../src/ops/canonicalize_value.ts";
-import { getScenarioClaim, listScenarios } from "../../src/ops/scenarios.ts";
-import { readProofIndex } from "../../src/ops/proof_index.ts";
+import {
+  type Caller,
+  canonicalizeValueOp,
+  getScenarioClaimOp,
+  invoke,
+  listScenariosOp,
+  readProofIndexOp,
+  verifyProofImpl,
+} from "../../src/ops/mod.ts";
 import { ProofStore } from "../../src/store/store.ts";
+import { testHost } from "../support/ops.ts";
 import type { OpsEnvironment } from "../../src/ops/environment.ts";
 import { testEnv } from "../support/env.ts";
 import { CLI_FLAGS } from "../support/run_cli.ts";
@@ -203,6 +209,7 @@ export async function startHttp(
       : { bytes: keyFromText(FIXTURE_KEY), source: "option" },
     storeDir: dirs.store,
     scenarioDir: dirs.scenarios,
+    caller: "network",
     allowCmdSubstrates: options.allowCmdSubstrates ?? false,
     log,
   });
@@ -348,20 +355,30 @@ export async function readFixture(name: string): Promise<string> {
  */
 export async function toolSuite(
   client: TestClient,
-  opts: { env: OpsEnvironment; store: string; scenarios: string },
+  opts: { env: OpsEnvironment; store: string; scenarios: string; caller: Caller },
 ): Promise<void> {
   const schemas = await checkToolList(client);
+  // The operations as this transport's caller class calls them (stdio: local, HTTP: network).
+  const host = await testHost({
+    caller: opts.caller,
+    env: opts.env,
+    store: opts.store,
+    scenarioDir: opts.scenarios,
+  });
 
   // list_scenarios: the operation's object; the broken file is reported, not thrown
   const listed = await callOk(client, schemas, "list_scenarios", {});
-  assert.deepEqual(listed, await listScenarios(opts.env, opts.scenarios));
+  assert.deepEqual(listed, await invoke(listScenariosOp, {}, host));
   assert.ok(listed.scenarios.some((s: Json) => s.name === "echo-latency"));
-  assert.match(listed.errors[0].path, /broken\.yaml$/);
+  assert.match(
+    listed.errors[0].path,
+    opts.caller === "local" ? /\/broken\.yaml$/ : /^broken\.yaml$/,
+  );
   await assertToolError(client, "list_scenarios", { verbose: true }, /verbose/);
 
   // get_scenario_claim
   const claim = await callOk(client, schemas, "get_scenario_claim", { name: "echo-latency" });
-  assert.deepEqual(claim, await getScenarioClaim(opts.env, "echo-latency", opts.scenarios));
+  assert.deepEqual(claim, await invoke(getScenarioClaimOp, { name: "echo-latency" }, host));
   await assertToolError(client, "get_scenario_claim", {}, /name/);
   await assertToolError(
     client,
@@ -394,7 +411,7 @@ export async function toolSuite(
   // canonicalize_value
   const text = '{"b": 1.0, "a": [1, 1e-5, "\u00e9"]}';
   const c = await callOk(client, schemas, "canonicalize_value", { value_json: text });
-  assert.deepEqual(c, await canonicalizeValue(text));
+  assert.deepEqual(c, await invoke(canonicalizeValueOp, { value_json: text }, host));
   assert.equal(c.canonical, '{"a":[1,1e-05,"\\u00e9"],"b":1.0}');
   await assertToolError(
     client,
@@ -414,14 +431,18 @@ export async function toolSuite(
   assert.equal(run.scenario, "echo-latency");
   assert.equal(run.substrate, "builtin:echo");
   assert.equal(run.measured, 190);
-  assert.equal(run.path, `${opts.store}/${run.proof_id}.json`);
+  assert.equal(
+    run.path,
+    opts.caller === "local" ? `${opts.store}/${run.proof_id}.json` : `${run.proof_id}.json`,
+    "network clients see paths relative to the store",
+  );
   assert.ok(progress.length >= 10, `${client.label}: ${progress.length} progress notifications`);
   for (let i = 1; i < progress.length; i++) {
     assert.ok(progress[i].progress > progress[i - 1].progress, "progress increases");
   }
   assert.ok(progress.every((p) => p.total === 100));
   assert.ok(progress.some((p) => /^measuring: \d+\/190 items/.test(p.message)), "item counts");
-  const stored = await Deno.readTextFile(run.path);
+  const stored = await Deno.readTextFile(`${opts.store}/${run.proof_id}.json`);
   const check = await verifyProofImpl(stored, { key });
   assert.equal(check.verified, true);
   assert.equal(check.verdict?.outcome, run.outcome);
@@ -441,13 +462,11 @@ export async function toolSuite(
 
   // read_proof_index: the operation's page over the same store
   const page = await callOk(client, schemas, "read_proof_index", { scenario: "echo-latency" });
-  const store = await ProofStore.open(opts.store);
   try {
-    // (index rows are null-prototype objects; compare as JSON values)
-    const op = JSON.parse(JSON.stringify(readProofIndex(store, { scenario: "echo-latency" })));
+    const op = await invoke(readProofIndexOp, { scenario: "echo-latency" }, host);
     assert.deepEqual(page, op);
   } finally {
-    store.close();
+    host.close();
   }
   assert.ok(page.entries.some((e: Json) => e.proof_id === run.proof_id));
   await assertToolError(client, "read_proof_index", { limit: 0 }, /limit/);

@@ -8,7 +8,7 @@
 import assert from "node:assert/strict";
 import fc from "fast-check";
 import { canonicalize, parseJson, prettyJson } from "../../src/json/mod.ts";
-import { runScenarioOp } from "../../src/ops/run_scenario.ts";
+import { runScenarioForTest } from "../support/ops.ts";
 import { signRecord } from "../../src/record/mod.ts";
 import { wireValue } from "../support/arbitraries.ts";
 import { ROOT, testEnv } from "../support/env.ts";
@@ -89,11 +89,11 @@ async function records(): Promise<Record<string, string>> {
   const env = await testEnv();
   const out: Record<string, string> = {};
   for (const s of ["arithmetic-accuracy", "sentiment-accuracy", "echo-latency"]) {
-    const r = await runScenarioOp({ scenario: s }, { env, key: KEY });
+    const r = await runScenarioForTest({ scenario: s }, { env, key: KEY });
     out[s] = `${dir}/${s}.json`;
     await Deno.writeTextFile(out[s], prettyJson(r.output.record as never));
   }
-  const det = await runScenarioOp({ scenario: "arithmetic-accuracy" }, {
+  const det = await runScenarioForTest({ scenario: "arithmetic-accuracy" }, {
     env: await testEnv({ SOURCE_DATE_EPOCH: "1795000000" }),
     key: KEY,
   });

@@ -1,7 +1,7 @@
 // The provenance section is W3C PROV-JSON that the Python `prov` package reads.
 import assert from "node:assert/strict";
 import { pythonModule } from "../support/peers.ts";
-import { runScenarioOp } from "../../src/ops/run_scenario.ts";
+import { runScenarioForTest } from "../support/ops.ts";
 import { prettyJson } from "../../src/json/mod.ts";
 import { TEST_SIGN_KEY, testEnv } from "../support/env.ts";
 
@@ -13,7 +13,7 @@ Deno.test({
   name: "provenance is read by the Python prov package (W3C PROV-JSON)",
   ignore: !haveProv,
 }, async () => {
-  const r = await runScenarioOp({ scenario: "arithmetic-accuracy", after: ["b".repeat(64)] }, {
+  const r = await runScenarioForTest({ scenario: "arithmetic-accuracy", after: ["b".repeat(64)] }, {
     env: await testEnv(),
     key: TEST_SIGN_KEY,
   });
@@ -44,7 +44,7 @@ Deno.test({
 });
 
 Deno.test("provenance links datasets, scenario, substrate, run and result", async () => {
-  const r = await runScenarioOp({ scenario: "sentiment-accuracy" }, {
+  const r = await runScenarioForTest({ scenario: "sentiment-accuracy" }, {
     env: await testEnv(),
     key: TEST_SIGN_KEY,
   });

@@ -1,7 +1,7 @@
 // run_scenario end to end, in process: built-ins, determinism, cmd: and http:// substrates,
 // crashing, hanging and garbage substrates.
 import assert from "node:assert/strict";
-import { runScenarioOp } from "../../src/ops/run_scenario.ts";
+import { runScenarioForTest } from "../support/ops.ts";
 import { verifyRecord } from "../../src/record/verify.ts";
 import { builtinScenarioNames } from "../../src/scenario/resolve.ts";
 import { PY_BAD, PY_CALC, TEST_SIGN_KEY, testEnv } from "../support/env.ts";
@@ -16,7 +16,7 @@ Deno.test("every built-in scenario runs and its record validates and verifies", 
   const env = await testEnv();
   assert.deepEqual(builtinScenarioNames(), Object.keys(EXPECTED).sort());
   for (const name of builtinScenarioNames()) {
-    const r = await runScenarioOp({ scenario: name }, { env, key: TEST_SIGN_KEY });
+    const r = await runScenarioForTest({ scenario: name }, { env, key: TEST_SIGN_KEY });
     assert.equal(r.outcome, EXPECTED[name], `${name}: ${r.reasoning}`);
     const v = await verifyRecord(r.output.record as never, { key: TEST_SIGN_KEY });
     assert.deepEqual(v.problems, [], name);
@@ -37,21 +37,27 @@ Deno.test("every built-in scenario runs and its record validates and verifies", 
 
 Deno.test("the accuracy scenario is deterministic under SOURCE_DATE_EPOCH", async () => {
   const env = await testEnv({ SOURCE_DATE_EPOCH: "1795000000" });
-  const a = await runScenarioOp({ scenario: "arithmetic-accuracy" }, { env, key: TEST_SIGN_KEY });
-  const b = await runScenarioOp({ scenario: "arithmetic-accuracy" }, { env, key: TEST_SIGN_KEY });
+  const a = await runScenarioForTest({ scenario: "arithmetic-accuracy" }, {
+    env,
+    key: TEST_SIGN_KEY,
+  });
+  const b = await runScenarioForTest({ scenario: "arithmetic-accuracy" }, {
+    env,
+    key: TEST_SIGN_KEY,
+  });
   assert.equal(a.proof_id, b.proof_id);
   assert.equal(a.output.record.identity.created_at, "2026-11-18T11:06:40Z");
   assert.ok(!("os" in a.output.record.reproduction.environment), "host details left out");
-  const later = await runScenarioOp({ scenario: "arithmetic-accuracy" }, {
+  const later = await runScenarioForTest({ scenario: "arithmetic-accuracy" }, {
     env: await testEnv({ SOURCE_DATE_EPOCH: "1795000001" }),
     key: TEST_SIGN_KEY,
   });
   assert.notEqual(later.proof_id, a.proof_id);
-  const sentiment1 = await runScenarioOp({ scenario: "sentiment-accuracy" }, {
+  const sentiment1 = await runScenarioForTest({ scenario: "sentiment-accuracy" }, {
     env,
     key: TEST_SIGN_KEY,
   });
-  const sentiment2 = await runScenarioOp({ scenario: "sentiment-accuracy" }, {
+  const sentiment2 = await runScenarioForTest({ scenario: "sentiment-accuracy" }, {
     env,
     key: TEST_SIGN_KEY,
   });
@@ -60,7 +66,7 @@ Deno.test("the accuracy scenario is deterministic under SOURCE_DATE_EPOCH", asyn
 
 Deno.test("a cmd: substrate written in Python runs end to end", async () => {
   const env = await testEnv();
-  const r = await runScenarioOp({
+  const r = await runScenarioForTest({
     scenario: "arithmetic-accuracy",
     substrate: `cmd:python3 ${PY_CALC}`,
   }, { env, key: TEST_SIGN_KEY });
@@ -82,7 +88,7 @@ Deno.test("an http:// substrate on loopback runs end to end", async () => {
   try {
     const env = await testEnv();
     const url = `http://127.0.0.1:${server.addr.port}/calc`;
-    const r = await runScenarioOp({
+    const r = await runScenarioForTest({
       scenario: "arithmetic-accuracy",
       substrate: url,
       substrateName: "calc-service",
@@ -109,7 +115,7 @@ Deno.test("an http:// substrate answering errors and garbage gives INCONCLUSIVE 
     return Response.json({ answer: 1 });
   });
   try {
-    const r = await runScenarioOp({
+    const r = await runScenarioForTest({
       scenario: "arithmetic-accuracy",
       substrate: `http://127.0.0.1:${server.addr.port}/`,
     }, { env: await testEnv(), key: TEST_SIGN_KEY });
@@ -140,7 +146,7 @@ for (
         `${new URL("../../fixtures/corpora/arithmetic.jsonl", import.meta.url).pathname}`,
       );
     await Deno.writeTextFile(`${dir}/s.yaml`, yaml);
-    const r = await runScenarioOp({
+    const r = await runScenarioForTest({
       scenario: `${dir}/s.yaml`,
       substrate: `cmd:python3 ${PY_BAD} ${mode} 40`,
     }, { env: await testEnv(), key: TEST_SIGN_KEY });
@@ -155,27 +161,31 @@ for (
 Deno.test("a substrate that cannot start is a clear error (substrate_unavailable)", async () => {
   const env = await testEnv();
   await assert.rejects(
-    runScenarioOp({ scenario: "arithmetic-accuracy", substrate: "cmd:no-such-program-anywhere" }, {
+    runScenarioForTest({
+      scenario: "arithmetic-accuracy",
+      substrate: "cmd:no-such-program-anywhere",
+    }, {
       env,
       key: TEST_SIGN_KEY,
     }),
     { code: "substrate_unavailable" },
   );
   await assert.rejects(
-    runScenarioOp({ scenario: "arithmetic-accuracy", substrate: "builtin:nope" }, {
+    runScenarioForTest({ scenario: "arithmetic-accuracy", substrate: "builtin:nope" }, {
       env,
       key: TEST_SIGN_KEY,
     }),
     /built-ins: builtin:echo/,
   );
   await assert.rejects(
-    runScenarioOp({ scenario: "arithmetic-accuracy", substrate: "ftp://x" }, {
+    runScenarioForTest({ scenario: "arithmetic-accuracy", substrate: "ftp://x" }, {
       env,
       key: TEST_SIGN_KEY,
     }),
-    { code: "substrate_unavailable" },
+    { code: "usage_error" },
+    "a substrate nobody can open is the caller's mistake, not an unavailable substrate",
   );
-  const r = await runScenarioOp({
+  const r = await runScenarioForTest({
     scenario: "arithmetic-accuracy",
     substrate: `cmd:python3 ${PY_BAD} silent`,
   }, { env, key: TEST_SIGN_KEY });
@@ -185,7 +195,7 @@ Deno.test("a substrate that cannot start is a clear error (substrate_unavailable
 
 Deno.test("signing keys shorter than 32 bytes are refused before anything runs", async () => {
   await assert.rejects(
-    runScenarioOp({ scenario: "arithmetic-accuracy" }, {
+    runScenarioForTest({ scenario: "arithmetic-accuracy" }, {
       env: await testEnv(),
       key: new TextEncoder().encode("short"),
     }),
@@ -196,11 +206,14 @@ Deno.test("signing keys shorter than 32 bytes are refused before anything runs",
 Deno.test("--after ids must be proof ids; lineage is recorded", async () => {
   const env = await testEnv();
   await assert.rejects(
-    runScenarioOp({ scenario: "arithmetic-accuracy", after: ["abc"] }, { env, key: TEST_SIGN_KEY }),
+    runScenarioForTest({ scenario: "arithmetic-accuracy", after: ["abc"] }, {
+      env,
+      key: TEST_SIGN_KEY,
+    }),
     { code: "usage_error" },
   );
   const id = "a".repeat(64);
-  const r = await runScenarioOp({ scenario: "arithmetic-accuracy", after: [id] }, {
+  const r = await runScenarioForTest({ scenario: "arithmetic-accuracy", after: [id] }, {
     env,
     key: TEST_SIGN_KEY,
   });
@@ -209,7 +222,7 @@ Deno.test("--after ids must be proof ids; lineage is recorded", async () => {
 
 Deno.test("cancellation stops a run between calls", async () => {
   const ctl = new AbortController();
-  const p = runScenarioOp({ scenario: "echo-latency" }, {
+  const p = runScenarioForTest({ scenario: "echo-latency" }, {
     env: await testEnv(),
     key: TEST_SIGN_KEY,
     signal: ctl.signal,

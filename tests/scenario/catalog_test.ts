@@ -1,7 +1,11 @@
 // The scenario catalog: declared names, ambiguity, and what each mode may open.
 import assert from "node:assert/strict";
 import { MAX_SCENARIO_BYTES, ScenarioCatalog } from "../../src/scenario/catalog.ts";
-import { scenarioCatalog } from "../../src/ops/scenarios.ts";
+import { scenarioCatalog as catalogFor } from "../../src/ops/context.ts";
+import type { OpsEnvironment } from "../../src/ops/environment.ts";
+
+const scenarioCatalog = (env: OpsEnvironment, dir: string, mode: { namesOnly?: boolean } = {}) =>
+  catalogFor(env, dir, mode.namesOnly ? "network" : "local");
 import { testEnv } from "../support/env.ts";
 import { recordingEnv } from "../support/recording_env.ts";
 

@@ -7,7 +7,7 @@ import { activeTelemetry, initTelemetryFromEnv, setupOtel } from "../../src/tele
 import { ATTR, METRIC_NAMES, SPAN_NAMES } from "../../src/telemetry/instrument.ts";
 import { canonicalizeValue } from "../../src/ops/canonicalize_value.ts";
 import { verifyProofImpl } from "../../src/ops/verify_proof.ts";
-import { runScenarioOp } from "../../src/ops/run_scenario.ts";
+import { runScenarioForTest } from "../support/ops.ts";
 import { EmpiricError } from "../../src/errors/errors.ts";
 import { runCli } from "../support/run_cli.ts";
 import { TEST_SIGN_KEY, testEnv } from "../support/env.ts";
@@ -123,20 +123,20 @@ Deno.test({
       await verifyProofImpl(valid);
       await verifyProofImpl(fixtureText("tampered-float-to-int.json"), { key: FIXTURE_KEY });
       const env = await testEnv();
-      const run = await runScenarioOp(
+      const run = await runScenarioForTest(
         { scenario: "arithmetic-accuracy", substrate: "builtin:calculator" },
         { env, key: TEST_SIGN_KEY },
       );
       runProofId = run.proof_id;
       await assert.rejects(
-        runScenarioOp(
+        runScenarioForTest(
           { scenario: "arithmetic-accuracy", substrate: "cmd:empiric-no-such-program-xyz" },
           { env, key: TEST_SIGN_KEY },
         ),
         (e) => e instanceof EmpiricError && e.code === "substrate_unavailable",
       );
       await assert.rejects(
-        runScenarioOp({ scenario: "no-such-scenario-xyz" }, { env, key: TEST_SIGN_KEY }),
+        runScenarioForTest({ scenario: "no-such-scenario-xyz" }, { env, key: TEST_SIGN_KEY }),
       );
     } finally {
       await telemetry.shutdown();
@@ -188,8 +188,10 @@ Deno.test({
     assert.equal(failed.attrs["error.type"], "substrate_unavailable");
     assert.equal(failed.attrs["empiric.outcome"], "error");
     assert.ok(failed.events?.some((e) => e.name === "exception"));
-    const unresolved = spans.find((s) => s.name === "empiric.scenario.run.no-such-scenario-xyz");
-    assert.ok(unresolved, "a run whose scenario does not resolve keeps the argument as its name");
+    // A name that matches no scenario never reaches telemetry (bounded cardinality).
+    assert.ok(!spans.some((s) => s.name.includes("no-such-scenario-xyz")), "client name leaked");
+    const unresolved = spans.find((s) => s.name === "empiric.scenario.run.(unresolved)");
+    assert.ok(unresolved, "a run whose scenario does not resolve is named (unresolved)");
 
     const metrics = metricsOf(rx.requests);
     for (const name of Object.values(METRIC_NAMES)) assert.ok(metrics.has(name), `metric ${name}`);
@@ -202,6 +204,12 @@ Deno.test({
     );
     assert.equal(byOutcome.error, 1);
     assert.equal(Object.values(byOutcome).reduce((a, b) => a + b, 0), 2);
+    assert.ok(
+      runs.every((p) =>
+        ["arithmetic-accuracy", "(unresolved)"].includes(p.attrs["empiric.scenario"] as string)
+      ),
+      "only known scenario names label the metrics",
+    );
     const dur = metrics.get("empiric_scenario_duration_seconds")!;
     assert.equal(dur.unit, "s");
     assert.ok(dur.histogram, "duration is a histogram");

@@ -93,12 +93,15 @@ export function mcpCommand(host: CliHost): AnyCommand {
       const scenarioDir = resolve(opts.scenarioDir);
       const env = await (await import("../../ops/deno_env.ts")).denoOpsEnvironment();
       const http = opts.transport !== "stdio";
+      // Over stdio the client is the user's own agent, with the user's rights; over HTTP any
+      // client that can connect is a network caller (listed scenario names only, no paths).
       const ctx = createMcpContext({
         env,
         key,
         storeDir,
         scenarioDir,
-        allowCmdSubstrates: !http || opts.allowCmdSubstrates === true,
+        caller: http ? "network" : "local",
+        allowCmdSubstrates: opts.allowCmdSubstrates === true,
         log,
       });
       const factory = empiricServerFactory(ctx);
@@ -138,7 +141,7 @@ export function mcpCommand(host: CliHost): AnyCommand {
           `empiric mcp: listening on ${serving.url} (${
             opts.transport === "sse" ? "HTTP+SSE" : "Streamable HTTP"
           }; ${token ? "bearer token required" : "no token"}${
-            ctx.allowCmdSubstrates ? "; cmd: substrates allowed" : ""
+            ctx.host.allowClientCmd ? "; cmd: substrates allowed" : ""
           })`,
         );
       }

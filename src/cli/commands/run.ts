@@ -1,30 +1,30 @@
 /**
- * `empiric run`, `empiric scenarios list|show`, `empiric proofs list|reindex`.
+ * `empiric run`, `empiric scenarios list|show`, `empiric proofs list|show|reindex`: each calls
+ * its operation from the registry through `invoke` as a local caller; `--json` prints the
+ * operation's output object, exactly what the HTTP API and the MCP tools return.
  *
  * @module
  */
 import { Command, Option } from "@commander-js/extra-typings";
 import { EXIT } from "../../errors/codes.ts";
-import { UsageError } from "../../errors/errors.ts";
-import { DEFAULT_DEMO_KEY } from "../../crypto/keys.ts";
-import { prettyJson } from "../../json/pretty.ts";
-import type { JsonValue } from "../../json/value.ts";
-import { getScenarioClaim, listScenarios } from "../../ops/scenarios.ts";
-import { readProofIndex } from "../../ops/proof_index.ts";
-import { runScenarioOp } from "../../ops/run_scenario.ts";
-import type { OpsEnvironment } from "../../ops/environment.ts";
-import { ProofStore, writeFileAtomic } from "../../store/store.ts";
+import { CancelledError, EmpiricError, UsageError } from "../../errors/errors.ts";
+import {
+  createOpHost,
+  getProofOp,
+  getScenarioClaimOp,
+  invoke,
+  listScenariosOp,
+  type OpsEnvironment,
+  readProofIndexOp,
+  reindexStoreOp,
+  runScenarioOp,
+} from "../../ops/mod.ts";
+import { DEFAULT_DEMO_KEY, DEFAULT_EVENT_SOURCE } from "../../ops/constants.ts";
 import { cliKey } from "../context.ts";
 import { progressReporter } from "../progress.ts";
 import type { AnyCommand, CliHost } from "../host.ts";
-import { OpenLineageRunEmitter } from "../../export/openlineage.ts";
-import { DEFAULT_EVENT_SOURCE } from "../../export/common.ts";
+import { keyFileOption, keyOption, scenarioDirOption, storeDir, storeOption } from "../options.ts";
 import { httpUrl } from "./export.ts";
-
-/** `--store`, then `EMPIRIC_STORE`, then `./proofs`. */
-function storeDir(host: CliHost, opt: string | boolean | undefined): string {
-  return typeof opt === "string" ? opt : host.env("EMPIRIC_STORE") || "proofs";
-}
 
 const FAIL_ON = ["refuted", "inconclusive", "not-validated"] as const;
 
@@ -38,20 +38,15 @@ export function runCommand(
     .summary("Run a scenario against a substrate and write a signed proof record")
     .description(
       "Run a scenario against a substrate and write a signed proof record.\n" +
-        "SCENARIO is a built-in name, a name under ./scenarios/, or a file path.\n" +
+        "SCENARIO is a scenario name (the name it declares; built-in or under ./scenarios/), or a file path.\n" +
         "SUBSTRATE is builtin:<name>, cmd:<command line> (JSON Lines), or an http(s):// URL.\n" +
         "A REFUTED or INCONCLUSIVE verdict is a result (exit 0) unless --fail-on says otherwise (exit 3).",
     )
     .argument("<scenario>", "scenario name or file")
     .option("--substrate <spec>", "system under test (default: the scenario's default_substrate)")
-    .addOption(
-      new Option(
-        "--key <text>",
-        "HMAC signing key as text (at least 32 bytes); also EMPIRIC_SIGN_KEY",
-      ).conflicts("keyFile"),
-    )
-    .option("--key-file <path>", "read the signing key from a file")
-    .option("--store <dir>", "proof store directory (default: EMPIRIC_STORE, else ./proofs)")
+    .addOption(keyOption("HMAC signing key as text (at least 32 bytes); also EMPIRIC_SIGN_KEY"))
+    .addOption(keyFileOption())
+    .addOption(storeOption())
     .option("--no-store", "do not write to the proof store")
     .option("--out <file>", "also write the record to this file")
     .option("--after <proof_id...>", "earlier proofs this run follows (lineage_chain)")
@@ -66,7 +61,7 @@ export function runCommand(
         "exit 3 when the verdict is refuted, inconclusive, or not-validated",
       ).choices(FAIL_ON),
     )
-    .option("--scenario-dir <dir>", "directory searched for scenario names", "scenarios")
+    .addOption(scenarioDirOption())
     .option("-q, --quiet", "no progress output")
     .option("--json", "print the result as JSON")
     .option(
@@ -82,73 +77,70 @@ export function runCommand(
     )
     .option("--events-source <uri>", "CloudEvents source", DEFAULT_EVENT_SOURCE)
     .action(async (scenario, opts) => {
-      const lineage = opts.lineageUrl
-        ? new OpenLineageRunEmitter(httpUrl(opts.lineageUrl, "--lineage-url"), {
-          namespace: opts.lineageNamespace,
-          apiKey: host.env("OPENLINEAGE_API_KEY") || undefined,
-          onError: (err) => host.stderr(`empiric: warning: lineage: ${err.message}\n`),
-        })
-        : undefined;
+      if (opts.lineageUrl) httpUrl(opts.lineageUrl, "--lineage-url");
       if (opts.eventsUrl) httpUrl(opts.eventsUrl, "--events-url");
       const e = await env();
-      const key = await cliKey(host, opts, true);
-      if (key!.source === "demo") {
+      const key = (await cliKey(host, opts, true))!;
+      if (key.source === "demo") {
         host.stderr(
           `empiric: warning: signing with the public demo key (${DEFAULT_DEMO_KEY}); anyone can forge such records. Use --key-file or EMPIRIC_SIGN_KEY.\n`,
         );
       }
-      const store = opts.store === false
-        ? undefined
-        : await ProofStore.open(storeDir(host, opts.store));
+      const ops = createOpHost({
+        caller: "local",
+        env: e,
+        key,
+        store: opts.store === false ? undefined : storeDir(host, opts.store),
+        scenarioDir: opts.scenarioDir,
+      });
       const ctl = new AbortController();
-      const stopOnSignal = host.onInterrupt?.(() => ctl.abort());
+      let signal: "SIGINT" | "SIGTERM" | undefined;
+      const stopOnSignal = host.onInterrupt?.((s) => {
+        signal = s;
+        ctl.abort(s);
+      });
       const progress = progressReporter(
         (s) => host.stderr(s),
         !opts.quiet && host.isTerminal("stderr"),
         () => e.monotonic(),
       );
+      const warnings: string[] = [];
       try {
-        const r = await runScenarioOp(
+        const r = await invoke(
+          runScenarioOp,
           {
             scenario,
             substrate: opts.substrate,
-            substrateName: opts.substrateName,
-            substrateCommit: opts.substrateCommit,
+            substrate_name: opts.substrateName,
+            substrate_commit: opts.substrateCommit,
             after: opts.after,
           },
+          ops,
           {
-            env: e,
-            key: key!.bytes,
-            store,
-            scenarioDir: opts.scenarioDir,
-            onProgress: lineage
-              ? (p) => {
-                if (!opts.quiet) progress.onProgress(p);
-                lineage.progress(p);
-              }
-              : opts.quiet
-              ? undefined
-              : progress.onProgress,
+            onProgress: opts.quiet ? undefined : progress.onProgress,
             signal: ctl.signal,
-            onStart: lineage ? (info) => lineage.start(info) : undefined,
+            out: opts.out,
+            lineage: opts.lineageUrl
+              ? {
+                url: opts.lineageUrl,
+                namespace: opts.lineageNamespace,
+                apiKey: host.env("OPENLINEAGE_API_KEY") || undefined,
+              }
+              : undefined,
+            events: opts.eventsUrl
+              ? { url: opts.eventsUrl, mode: opts.eventsMode, source: opts.eventsSource }
+              : undefined,
+            warn: (m) => warnings.push(m),
           },
-        ).catch(async (err) => {
-          await lineage?.fail(err);
+        ).catch((err) => {
+          if (err instanceof EmpiricError && err.code === "cancelled" && signal) {
+            throw new CancelledError(signal, `${err.message} (${signal})`, { cause: err });
+          }
           throw err;
         });
         progress.finish();
-        await lineage?.complete(r.output.record);
-        if (opts.out) {
-          await writeFileAtomic(opts.out, prettyJson(r.output.record as unknown as JsonValue));
-        }
-        if (opts.eventsUrl) {
-          const { postCloudEvent, wrap } = await import("../../export/cloudevents.ts");
-          const event = await wrap(r.output.record, { source: opts.eventsSource });
-          await postCloudEvent(opts.eventsUrl, event, { mode: opts.eventsMode });
-        }
         if (opts.json) {
-          const { output: _o, ...rest } = r;
-          host.stdout(JSON.stringify({ ...rest, out: opts.out ?? null }) + "\n");
+          host.stdout(JSON.stringify({ ...r, out: opts.out ?? null }) + "\n");
         } else {
           host.stdout(`${r.outcome}  ${r.scenario} on ${r.substrate}\n  ${r.reasoning}\n`);
           if (r.path) host.stdout(`  record:   ${r.path}\n`);
@@ -162,6 +154,7 @@ export function runCommand(
           }
           if (r.failures.length > 10) host.stderr(`  … and ${r.failures.length - 10} more\n`);
         }
+        for (const w of warnings) host.stderr(`empiric: warning: ${w}\n`);
         const failOn = opts.failOn;
         const bad = failOn === "refuted"
           ? r.outcome === "REFUTED"
@@ -174,7 +167,7 @@ export function runCommand(
       } finally {
         progress.finish();
         stopOnSignal?.();
-        store?.close();
+        ops.close();
       }
     });
 }
@@ -186,10 +179,15 @@ export function scenariosCommand(host: CliHost, env: () => Promise<OpsEnvironmen
   );
   cmd.command("list")
     .description("List scenarios: name, title, claim, default substrate")
-    .option("--scenario-dir <dir>", "directory of scenario files", "scenarios")
-    .option("--json", "print JSON")
+    .addOption(scenarioDirOption())
+    .option("--json", "print JSON (the list_scenarios result)")
     .action(async (opts) => {
-      const r = await listScenarios(await env(), opts.scenarioDir);
+      const ops = createOpHost({
+        caller: "local",
+        env: await env(),
+        scenarioDir: opts.scenarioDir,
+      });
+      const r = await invoke(listScenariosOp, {}, ops);
       if (opts.json) {
         host.stdout(JSON.stringify(r) + "\n");
         return;
@@ -208,41 +206,61 @@ export function scenariosCommand(host: CliHost, env: () => Promise<OpsEnvironmen
   cmd.command("show")
     .description("Show a scenario's claim, datasets, probe, metrics, analysis plan and config_hash")
     .argument("<name>", "scenario name or file")
-    .option("--scenario-dir <dir>", "directory of scenario files", "scenarios")
-    .option("--json", "print JSON")
+    .addOption(scenarioDirOption())
+    .option("--json", "print JSON (the get_scenario_claim result)")
     .action(async (name, opts) => {
-      const c = await getScenarioClaim(await env(), name, opts.scenarioDir);
+      const ops = createOpHost({
+        caller: "local",
+        env: await env(),
+        scenarioDir: opts.scenarioDir,
+      });
+      const c = await invoke(getScenarioClaimOp, { name }, ops);
       host.stdout(opts.json ? JSON.stringify(c) + "\n" : JSON.stringify(c, null, 2) + "\n");
     });
   return cmd;
 }
 
 /** The `proofs` command group. */
-export function proofsCommand(host: CliHost): AnyCommand {
+export function proofsCommand(host: CliHost, env: () => Promise<OpsEnvironment>): AnyCommand {
   const cmd = new Command("proofs").description("Read the proof store's index");
+  const readHost = async (store: string | undefined) =>
+    createOpHost({
+      caller: "local",
+      env: await env(),
+      store: storeDir(host, store),
+      createStore: false,
+    });
   cmd.command("list")
     .description("List stored proofs, newest first")
-    .option("--store <dir>", "proof store directory (default: EMPIRIC_STORE, else ./proofs)")
+    .addOption(storeOption())
     .option("--scenario <name>", "only this scenario")
     .option("--substrate <spec>", "only this substrate")
     .option("--outcome <outcome>", "only VALIDATED, REFUTED or INCONCLUSIVE")
     .option("--limit <n>", "at most this many (1-1000)", "50")
     .option("--offset <n>", "skip this many", "0")
-    .option("--json", "print JSON")
+    .option("--json", "print JSON (the read_proof_index result)")
     .action(async (opts) => {
       const limit = Number(opts.limit), offset = Number(opts.offset);
       if (!Number.isInteger(limit) || !Number.isInteger(offset)) {
         throw new UsageError("--limit and --offset take whole numbers");
       }
-      const store = await ProofStore.open(storeDir(host, opts.store));
+      const ops = await readHost(opts.store);
       try {
-        const page = readProofIndex(store, {
-          scenario: opts.scenario,
-          substrate: opts.substrate,
-          outcome: opts.outcome,
-          limit,
-          offset,
-        });
+        const page = await invoke(
+          readProofIndexOp,
+          {
+            scenario: opts.scenario,
+            substrate: opts.substrate,
+            outcome: opts.outcome?.toUpperCase(),
+            limit,
+            offset,
+          },
+          ops,
+          {
+            describe: (m) => (m === undefined ? "the options" : `--${m}`),
+            warn: (m) => host.stderr(`empiric: warning: ${m}\n`),
+          },
+        );
         if (opts.json) {
           host.stdout(JSON.stringify(page) + "\n");
           return;
@@ -256,18 +274,34 @@ export function proofsCommand(host: CliHost): AnyCommand {
         }
         host.stdout(`${page.entries.length} of ${page.total} proofs in ${page.store}\n`);
       } finally {
-        store.close();
+        ops.close();
+      }
+    });
+  cmd.command("show")
+    .description("Print one stored record exactly as stored")
+    .argument("<proof_id>", "the record's proof_id")
+    .addOption(storeOption())
+    .action(async (proofId, opts) => {
+      const ops = await readHost(opts.store);
+      try {
+        host.stdout((await invoke(getProofOp, { proof_id: proofId }, ops)).record_json);
+      } finally {
+        ops.close();
       }
     });
   cmd.command("reindex")
     .description("Rebuild the store's index from the record files")
-    .option("--store <dir>", "proof store directory (default: EMPIRIC_STORE, else ./proofs)")
+    .addOption(storeOption())
+    .option("--json", "print JSON (the reindex_store result)")
     .action(async (opts) => {
-      const store = await ProofStore.open(storeDir(host, opts.store));
+      const ops = await readHost(opts.store);
       try {
-        host.stdout(`indexed ${await store.reindex()} records in ${store.dir}\n`);
+        const r = await invoke(reindexStoreOp, {}, ops);
+        host.stdout(
+          opts.json ? JSON.stringify(r) + "\n" : `indexed ${r.indexed} records in ${r.store}\n`,
+        );
       } finally {
-        store.close();
+        ops.close();
       }
     });
   return cmd;

@@ -1,0 +1,117 @@
+/**
+ * What an operation is: one declaration of its name, documentation, zod input and output
+ * schemas, access class, exposure rules, surface bindings and implementation. The HTTP routes
+ * and OpenAPI document, the MCP tools and resources, and the CLI's `--json` output are all
+ * generated from these declarations (src/ops/registry.ts lists them), and every surface calls
+ * an operation only through {@link invoke}, which applies the rules. No surface re-applies a
+ * rule by hand.
+ *
+ * @module
+ */
+import type { z } from "zod";
+import type { ErrorCode } from "../errors/codes.ts";
+import type { OpContext } from "./context.ts";
+
+/**
+ * Access class: `public` (health, documentation), `read` (never changes anything) or `write`
+ * (stores something). A read-only server refuses `write`; a token may guard `read` and
+ * `write` (docs/http.md, Authentication).
+ */
+export type Access = "public" | "read" | "write";
+
+/**
+ * Exposure rules an operation relies on, enforced by {@link invoke} for network callers:
+ * - `scenario-listed`: the input member named by `scenarioField` must be a scenario name the
+ *   server lists (never a path; nothing outside the scenario directory is opened);
+ * - `substrate-checked`: the input member named by `substrateField` must be a well-formed
+ *   substrate, and a `cmd:` substrate only where the server allows clients to start processes;
+ * - `no-server-paths`: paths in the output are shown relative to the store or scenario
+ *   directory, never absolute.
+ */
+export type ExposureRule = "scenario-listed" | "substrate-checked" | "no-server-paths";
+
+/** How an operation appears in the HTTP API. */
+export interface HttpBinding<O> {
+  method: "GET" | "POST";
+  /** Path with `{member}` placeholders filled from input members (`/scenarios/{name}`). */
+  path: string;
+  /** OpenAPI tags. */
+  tags: readonly string[];
+  /** Status of a successful answer (default 200). */
+  status?: number;
+  /** Headers of a successful answer (e.g. `Location`). */
+  headers?: (out: O) => Record<string, string>;
+  /** Answer with this exact text (application/json) instead of the output's JSON. */
+  rawBody?: (out: O) => string;
+  /** Schema documented for a raw body (OpenAPI only). */
+  rawBodySchema?: z.ZodType;
+  /** A returned result the HTTP API reports as a problem (it still carries the output). */
+  problem?: (out: O) => ErrorCode | undefined;
+  /** Error statuses this operation can answer besides the ones every route has. */
+  errors: readonly number[];
+  /** Description of the successful response. */
+  response: string;
+}
+
+/** How an operation appears as an MCP tool. */
+export interface McpToolBinding<O> {
+  /** A returned result reported with `isError: true`; the text goes first in `content`. */
+  errorText?: (out: O) => string | undefined;
+  /** Tool annotations beyond those implied by the access class. */
+  openWorld?: boolean;
+}
+
+/** How an operation appears as an MCP resource template. */
+export interface McpResourceBinding<I, O> {
+  /** Resource name. */
+  name: string;
+  title: string;
+  description: string;
+  /** URI template (`empiric://proofs/{proof_id}`); its variables become input members. */
+  template: string;
+  /** Build the input from the URI's decoded variables. */
+  input: (vars: Record<string, string>) => I;
+  /** The resource text (application/json). */
+  text: (out: O) => string;
+  /** Listing: another operation's name, its input, and how its output lists resources. */
+  list?: {
+    operation: string;
+    input: Record<string, unknown>;
+    entries: (
+      out: unknown,
+    ) => { uri: string; name: string; title?: string; description?: string }[];
+  };
+}
+
+/** One operation, declared once. */
+export interface Operation<I extends z.ZodObject = z.ZodObject, O extends z.ZodType = z.ZodType> {
+  /** Stable name: the MCP tool name, the OpenAPI operationId. */
+  name: string;
+  /** Short title. */
+  title: string;
+  /** What it does, for every surface's documentation (MCP tool description, OpenAPI). */
+  description: string;
+  access: Access;
+  exposure: readonly ExposureRule[];
+  /** Input member holding a scenario name (`scenario-listed`). */
+  scenarioField?: string;
+  /** Input member holding a substrate specification (`substrate-checked`). */
+  substrateField?: string;
+  /** The input: an object schema; unknown members are refused. */
+  input: I;
+  output: O;
+  http?: HttpBinding<z.infer<O>>;
+  mcp?: {
+    tool?: McpToolBinding<z.infer<O>>;
+    resource?: McpResourceBinding<z.infer<I>, z.infer<O>>;
+  };
+  /** The implementation. Called only through {@link invoke}. */
+  run(input: z.infer<I>, ctx: OpContext): Promise<z.infer<O>>;
+}
+
+/** Declare an operation (infers the input and output types from the schemas). */
+export function defineOperation<I extends z.ZodObject, O extends z.ZodType>(
+  op: Operation<I, O>,
+): Operation<I, O> {
+  return op;
+}
