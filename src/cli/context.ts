@@ -5,7 +5,7 @@
  */
 import type { Problem } from "../errors/errors.ts";
 import { IoError } from "../errors/errors.ts";
-import { type ResolvedKey, resolveKey } from "../crypto/keys.ts";
+import { type ResolvedKey, resolveKey } from "../ops/keys.ts";
 import type { CliHost } from "./host.ts";
 
 /** Options shared by commands that take a key. */

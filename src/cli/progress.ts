@@ -4,7 +4,7 @@
  *
  * @module
  */
-import type { RunProgress } from "../run/execute.ts";
+import type { RunProgress } from "../ops/constants.ts";
 
 /** Make a progress callback writing to `write`. */
 export function progressReporter(

@@ -29,7 +29,6 @@ import { isoNow, type Logger } from "./log.ts";
 import { HttpProblem, problemBody, type ProblemCode, problemResponse } from "./problem.ts";
 import { buildOpenApiDocument, HTTP_ONLY_ROUTES } from "./openapi.ts";
 import { DOCS_CSP, DOCS_HTML, docsAssetResponse } from "./docs_page.ts";
-import { isClientGone } from "./client_gone.ts";
 
 /** What the application needs. */
 export interface AppDeps {
@@ -115,6 +114,15 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
 
   const errorResponse = (err: unknown, c: Ctx): Response => {
     if (err instanceof HttpProblem) {
+      if (err.code === "client_closed") {
+        // Not the server's fault and nobody may read the answer: one info line, no stack.
+        deps.logger.log({
+          level: "info",
+          msg: "client closed the connection",
+          request_id: c.get("requestId"),
+          ...logFields,
+        });
+      }
       return problemResponse(
         problemBody(err.code, err.message, { ...context(c), problems: err.problems }),
         err.headers,
@@ -123,19 +131,6 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
     if (err instanceof EmpiricError && err.code !== "internal_error" && err.code !== "io_error") {
       return problemResponse(
         problemBody(err.code, err.message, { ...context(c), problems: err.problems }),
-      );
-    }
-    if (isClientGone(err)) {
-      // The client went away (closed or reset its connection): nobody reads this answer, and
-      // it is not the server's fault.
-      deps.logger.log({
-        level: "info",
-        msg: "client went away",
-        request_id: c.get("requestId"),
-        ...logFields,
-      });
-      return problemResponse(
-        problemBody("client_closed", "the client closed the connection", context(c)),
       );
     }
     deps.logger.log({

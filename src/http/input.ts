@@ -51,6 +51,18 @@ function tooLarge(limit: number): HttpProblem {
   );
 }
 
+/**
+ * The body stream failed: the client closed its side (Deno drops the body of a request whose
+ * client half-closed the connection) or reset it. Not a server fault: 499, logged as info.
+ */
+function clientClosed(cause: unknown): HttpProblem {
+  if (cause instanceof HttpProblem) return cause;
+  return new HttpProblem(
+    "client_closed",
+    "the client closed the connection before its request body could be read",
+  );
+}
+
 function tooSlow(ms: number): HttpProblem {
   return new HttpProblem(
     "request_timeout",
@@ -78,7 +90,7 @@ export async function readBodyLimited(
     let giveUp!: (reason: unknown) => void;
     const read = new Promise<ArrayBuffer>((resolve, reject) => {
       giveUp = reject;
-      req.arrayBuffer().then(resolve, reject);
+      req.arrayBuffer().then(resolve, (e) => reject(clientClosed(e)));
     });
     const watch = bodyDeadlines.watch(timeoutMs, () => giveUp(tooSlow(timeoutMs)));
     try {
@@ -96,7 +108,14 @@ export async function readBodyLimited(
     const chunks: Uint8Array[] = [];
     let total = 0;
     for (;;) {
-      const { done, value } = await reader.read();
+      let chunk: ReadableStreamReadResult<Uint8Array>;
+      try {
+        chunk = await reader.read();
+      } catch (e) {
+        if (watch.expired) throw tooSlow(timeoutMs);
+        throw clientClosed(e);
+      }
+      const { done, value } = chunk;
       if (watch.expired) throw tooSlow(timeoutMs);
       if (done) break;
       total += value.length;

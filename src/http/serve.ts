@@ -14,6 +14,7 @@
  * @module
  */
 import { asEmpiricError, EmpiricError } from "../errors/errors.ts";
+import type { ErrorCode } from "../errors/codes.ts";
 import { type Instance, type ServerConfig, startInstance } from "./instance.ts";
 import { stderrLogger } from "./log.ts";
 
@@ -127,13 +128,13 @@ async function startChild(config: ServerConfig, number: number): Promise<
     let message = `worker ${number} did not start`;
     if (first?.startsWith("error ")) {
       const e = JSON.parse(first.slice(6)) as { code: string; message: string };
-      throw new EmpiricError(e.code as "internal_error", e.message);
+      throw new EmpiricError(e.code as ErrorCode, e.message);
     }
     message += ` (exit code ${status.code})`;
     if (Deno.build.standalone) {
       message += "; a compiled empiric needs --unstable-net (deno compile) for --workers";
     }
-    throw new EmpiricError("internal_error", message);
+    throw new EmpiricError("worker_failed", message);
   }
   return { child, port: Number(ready[1]) };
 }
@@ -293,7 +294,7 @@ async function supervise(
       : { level: "warn", msg: `requests still running after ${graceMs} ms: workers killed` },
   );
   log.flush();
-  if (died) throw new EmpiricError("internal_error", died);
+  if (died) throw new EmpiricError("worker_failed", died);
 }
 
 /**

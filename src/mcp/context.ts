@@ -8,7 +8,7 @@
  * @module
  */
 import { type Caller, createOpHost, type OpHost, type OpsEnvironment } from "../ops/mod.ts";
-import type { ResolvedKey } from "../crypto/keys.ts";
+import type { ResolvedKey } from "../ops/keys.ts";
 
 /** The shared state of the MCP tools. */
 export interface McpContext {

@@ -7,53 +7,15 @@
 import { checkToken as checkAccessToken, isLoopbackHost, MIN_TOKEN_BYTES } from "../net/access.ts";
 
 export { isLoopbackHost, MIN_TOKEN_BYTES };
-import type {
-  JSONRPCMessage,
-  McpServerFactory,
-  MessageExtraInfo,
-  Transport,
-  TransportSendOptions,
-} from "@modelcontextprotocol/server";
-import { serveStdio, StdioServerTransport } from "@modelcontextprotocol/server/stdio";
+import type { McpServerFactory } from "@modelcontextprotocol/server";
+import { serveStdio } from "@modelcontextprotocol/server/stdio";
+import { LineTransport } from "./stdio.ts";
 import { UsageError } from "../errors/errors.ts";
 import { createMcpHttpHandler, type HttpTransportKind, MCP_PATH, SSE_PATH } from "./http.ts";
 
 /** Refuse tokens that are short or cannot travel in an HTTP header as they are. */
 export function checkToken(token: string): void {
   checkAccessToken(token, "MCP bearer");
-}
-
-/** A transport that tells when it has closed, around the SDK's stdio transport. */
-class ClosingTransport implements Transport {
-  onclose?: () => void;
-  onerror?: (error: Error) => void;
-  onmessage?: (message: JSONRPCMessage, extra?: MessageExtraInfo) => void;
-  readonly closed: Promise<void>;
-  #inner: Transport;
-
-  constructor(inner: Transport) {
-    this.#inner = inner;
-    let done!: () => void;
-    this.closed = new Promise((r) => (done = r));
-    inner.onmessage = (m, extra) => this.onmessage?.(m, extra);
-    inner.onerror = (e) => this.onerror?.(e);
-    inner.onclose = () => {
-      try {
-        this.onclose?.();
-      } finally {
-        done();
-      }
-    };
-  }
-  start(): Promise<void> {
-    return this.#inner.start();
-  }
-  send(message: JSONRPCMessage, options?: TransportSendOptions): Promise<void> {
-    return this.#inner.send(message, options);
-  }
-  close(): Promise<void> {
-    return this.#inner.close();
-  }
 }
 
 /** A running stdio server. */
@@ -66,13 +28,22 @@ export interface StdioServing {
 /**
  * Serve over this process's stdin/stdout. stdout then carries JSON-RPC messages only; the
  * opening message picks the protocol era (`server/discover` → 2026-07-28, `initialize` →
- * 2025-era) and the connection stays in it.
+ * 2025-era) and the connection stays in it. Lines over the message limit and lines that are not
+ * JSON-RPC are answered with JSON-RPC errors and the server keeps serving (stdio.ts).
  */
 export function serveMcpStdio(
   factory: McpServerFactory,
   log: (line: string) => void,
+  io: { input: ReadableStream<Uint8Array>; write: (bytes: Uint8Array) => Promise<void> } = {
+    input: Deno.stdin.readable,
+    write: async (bytes) => {
+      let off = 0;
+      while (off < bytes.length) off += await Deno.stdout.write(bytes.subarray(off));
+    },
+  },
+  maxMessageBytes?: number,
 ): StdioServing {
-  const transport = new ClosingTransport(new StdioServerTransport());
+  const transport = new LineTransport({ ...io, log, maxMessageBytes });
   const handle = serveStdio(factory, {
     transport,
     onerror: (e) => log(`empiric mcp: ${e.message}`),

@@ -13,7 +13,7 @@
 import type { CallToolResult, McpServer, ServerContext } from "@modelcontextprotocol/server";
 import { asEmpiricError } from "../errors/errors.ts";
 import { invoke, type Operation, OPERATIONS } from "../ops/mod.ts";
-import type { RunProgress } from "../run/execute.ts";
+import type { RunProgress } from "../ops/constants.ts";
 import type { McpContext } from "./context.ts";
 
 /** A successful result: the operation's object as structuredContent and as JSON text. */

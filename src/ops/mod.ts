@@ -15,3 +15,4 @@ export * from "./proof_index.ts";
 export * from "./run_scenario.ts";
 export * from "./service.ts";
 export * from "./constants.ts";
+export * from "./keys.ts";

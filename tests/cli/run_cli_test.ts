@@ -195,3 +195,70 @@ Deno.test("proofs list filters by outcome and scenario", async () => {
   const re = await runCli(["proofs", "reindex", "--store", dir]);
   assert.match(re.stdout, /indexed 2 records/);
 });
+
+Deno.test("run: Ctrl-C exits 130 and SIGTERM 143 with the cancelled code; nothing is stored", async () => {
+  const { CLI_FLAGS } = await import("../support/run_cli.ts");
+  let hits = 0;
+  const arrived = Promise.withResolvers<void>();
+  const substrate = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen() {} }, async (req) => {
+    await req.body?.cancel();
+    hits++;
+    arrived.resolve();
+    await new Promise((r) => setTimeout(r, 50));
+    return Response.json({ answer: 1 });
+  });
+  try {
+    for (const [signal, code] of [["SIGINT", 130], ["SIGTERM", 143]] as const) {
+      const store = await Deno.makeTempDir();
+      const child = new Deno.Command(Deno.execPath(), {
+        args: [
+          "run",
+          ...CLI_FLAGS,
+          new URL("../../cli.ts", import.meta.url).pathname,
+          "run",
+          "arithmetic-accuracy",
+          "--substrate",
+          `http://127.0.0.1:${substrate.addr.port}/`,
+          "--store",
+          store,
+          "-q",
+        ],
+        env: { ...KEY, NO_COLOR: "1" },
+        stdout: "piped",
+        stderr: "piped",
+      }).spawn();
+      while (hits === 0) await new Promise((r) => setTimeout(r, 20));
+      child.kill(signal);
+      const out = await child.output();
+      const stderr = new TextDecoder().decode(out.stderr);
+      assert.equal(out.code, code, stderr);
+      assert.match(stderr, new RegExp(`empiric: cancelled: .*nothing was stored \\(${signal}\\)`));
+      assert.doesNotMatch(stderr, /usage_error|this is a bug/);
+      const files = [...Deno.readDirSync(store)].filter((e) => e.name.endsWith(".json"));
+      assert.equal(files.length, 0, "nothing stored");
+      hits = 0;
+    }
+  } finally {
+    await substrate.shutdown();
+  }
+});
+
+Deno.test("a closed standard output (empiric … | head) ends quietly", async () => {
+  const { CLI_FLAGS } = await import("../support/run_cli.ts");
+  const dir = await Deno.makeTempDir();
+  // 2 MB of canonical output: far more than a pipe holds, so writing meets the closed pipe.
+  await Deno.writeTextFile(`${dir}/big.json`, JSON.stringify({ a: "x".repeat(2_000_000) }));
+  const cli = new URL("../../cli.ts", import.meta.url).pathname;
+  const script = `"${Deno.execPath()}" run ${
+    CLI_FLAGS.join(" ")
+  } "${cli}" canonicalize "${dir}/big.json" | head -c 10 > /dev/null; echo "exit=\${PIPESTATUS[0]}"`;
+  const out = await new Deno.Command("bash", {
+    args: ["-c", script],
+    env: { NO_COLOR: "1", PATH: Deno.env.get("PATH") ?? "", HOME: Deno.env.get("HOME") ?? "" },
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
+  const stderr = new TextDecoder().decode(out.stderr);
+  assert.match(new TextDecoder().decode(out.stdout), /exit=141/, stderr);
+  assert.equal(stderr, "", "nothing on stderr: not a bug report, not a stack");
+});

@@ -364,3 +364,78 @@ Deno.test({
     }
   },
 });
+
+Deno.test({
+  name: "clients that half-close after their body, or name bad substrates, get no 5xx and leave no stack",
+  sanitizeResources: false,
+  sanitizeOps: false,
+  fn: async () => {
+    const dir = await Deno.makeTempDir();
+    const server = await startServer(["http", "serve", "--port", "0", "--store", `${dir}/s`], {
+      env: { EMPIRIC_SIGN_KEY: KEY },
+      cwd: dir,
+    });
+    try {
+      const body = JSON.stringify({
+        proof_json: await Deno.readTextFile(`${RECORDS}valid.json`),
+      });
+      const statuses = new Map<number, number>();
+      for (let i = 0; i < 100; i++) {
+        const conn = await Deno.connect({ hostname: "127.0.0.1", port: server.port });
+        await conn.write(
+          new TextEncoder().encode(
+            `POST /verify HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n` +
+              `Content-Length: ${body.length}\r\n\r\n${body}`,
+          ),
+        );
+        await conn.closeWrite();
+        const buf = new Uint8Array(1024);
+        const n = await conn.read(buf).catch(() => null);
+        const status = Number(/^HTTP\/1\.1 (\d{3})/.exec(
+          new TextDecoder().decode(buf.subarray(0, n ?? 0)),
+        )?.[1] ?? 0);
+        statuses.set(status, (statuses.get(status) ?? 0) + 1);
+        conn.close();
+      }
+      for (const s of statuses.keys()) assert.ok(s < 500, `status ${s}: ${[...statuses]}`);
+      // Client mistakes in substrate names are 4xx, never 502.
+      for (const substrate of ["CMD:id", " cmd:id", "file:///etc/passwd", "builtin:../..", ""]) {
+        const res = await post(`${server.url}/runs`, { scenario: "arithmetic-accuracy", substrate });
+        const problem = await res.json();
+        assert.ok(res.status >= 400 && res.status < 500, `${JSON.stringify(substrate)}: ${res.status}`);
+        assert.match(problem.code, /^(usage_error|forbidden)$/, JSON.stringify(problem));
+      }
+    } finally {
+      assert.equal((await server.stop()).code, 0, server.stderr());
+    }
+    const errors = server.logs().filter((l) => l.level === "error");
+    assert.deepEqual(errors, [], "no error lines");
+    assert.doesNotMatch(server.stderr(), /"stack"|\n\s+at /, "no stack in the log");
+  },
+});
+
+Deno.test({
+  name: "operating conditions have their own codes: a host that does not resolve, a killed worker",
+  sanitizeResources: false,
+  fn: async () => {
+    const { runCli } = await import("../support/run_cli.ts");
+    const r = await runCli(["http", "serve", "--host", "no-such-host.invalid", "--port", "0"], {
+      env: { EMPIRIC_SIGN_KEY: KEY, EMPIRIC_HTTP_TOKEN: TOKEN },
+    });
+    assert.equal(r.code, 69, r.stderr);
+    assert.match(r.stderr, /^empiric: bind_failed: cannot listen on no-such-host\.invalid:0: /);
+    assert.doesNotMatch(r.stderr, /this is a bug|internal_error/);
+
+    const dir = await Deno.makeTempDir();
+    const server = await startServer(
+      ["http", "serve", "--port", "0", "--workers", "2", "--store", `${dir}/s`],
+      { env: { EMPIRIC_SIGN_KEY: KEY }, cwd: dir, timeoutMs: 60_000 },
+    );
+    const pids = server.logs().find((l) => l.msg === "listening")!.pids as number[];
+    Deno.kill(pids[1], "SIGKILL");
+    const status = await server.exit();
+    assert.equal(status.code, 71, server.stderr());
+    assert.match(server.stderr(), /empiric: worker_failed: worker \d exited unexpectedly/);
+    assert.doesNotMatch(server.stderr(), /this is a bug/);
+  },
+});

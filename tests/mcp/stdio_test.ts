@@ -89,6 +89,8 @@ function rawServer(args: string[], env: Record<string, string>, cwd: string) {
   return {
     lines,
     send: (msg: unknown) => writer.write(new TextEncoder().encode(JSON.stringify(msg) + "\n")),
+    /** Write raw bytes (a malformed or oversized line). */
+    raw: (bytes: Uint8Array) => writer.write(bytes),
     /** Read lines until the response with this id; returns it. */
     async response(id: number) {
       for (;;) {
@@ -278,6 +280,59 @@ Deno.test("docs/mcp.md: the desktop configurations start working servers (cwd=/)
         await client.close();
       }
     }
+  } finally {
+    await Deno.remove(dirs.root, { recursive: true });
+  }
+});
+
+Deno.test("stdio: an oversized message and malformed lines are answered, and the server keeps serving", async () => {
+  const dirs = await tempDirs();
+  const s = rawServer(
+    serveArgs(["--scenario-dir", dirs.scenarios]),
+    { EMPIRIC_STORE: dirs.store, EMPIRIC_SIGN_KEY: FIXTURE_KEY },
+    "/",
+  );
+  try {
+    await s.send({
+      jsonrpc: "2.0",
+      id: 1,
+      method: "initialize",
+      params: {
+        protocolVersion: "2025-06-18",
+        capabilities: {},
+        clientInfo: { name: "raw", version: "1" },
+      },
+    });
+    await s.response(1);
+    await s.send({ jsonrpc: "2.0", method: "notifications/initialized" });
+    // 11 MiB in one verify_proof call: over the 10 MiB limit.
+    const big = JSON.stringify({
+      jsonrpc: "2.0",
+      id: 2,
+      method: "tools/call",
+      params: { name: "verify_proof", arguments: { proof_json: "x".repeat(11 * 1024 * 1024) } },
+    });
+    await s.raw(new TextEncoder().encode(big + "\n"));
+    const tooBig = await s.response(2);
+    assert.equal(tooBig.error.code, -32600);
+    assert.match(tooBig.error.message, /larger than the 10485760 byte limit .*10 MiB/);
+    await s.raw(new TextEncoder().encode("{not json\n"));
+    await s.raw(new TextEncoder().encode('{"hello":"world","id":7}\n'));
+    await s.send({ jsonrpc: "2.0", id: 3, method: "tools/list" });
+    const list = await s.response(3);
+    assert.equal(list.result.tools.length, 6, "still serving");
+    const { status, stderr } = await s.finish();
+    assert.equal(status.code, 0);
+    const answers = s.lines.map((l) => JSON.parse(l));
+    const parse = answers.find((m) => m.error?.code === -32700);
+    assert.ok(parse, "a parse error answer");
+    assert.equal(parse.id, null);
+    const invalid = answers.find((m) => m.error?.code === -32600 && m.id === 7);
+    assert.ok(invalid, "an invalid request answer with its id");
+    assertOnlyJsonRpc(s.lines);
+    const diag = stderr.split("\n").filter((l) => /parse error|invalid request|larger than/.test(l));
+    assert.equal(diag.length, 3, `one stderr line each:\n${stderr}`);
+    assert.doesNotMatch(stderr, /\n\s+at /, "no stack trace");
   } finally {
     await Deno.remove(dirs.root, { recursive: true });
   }

@@ -5,7 +5,7 @@
  */
 import { Command, Option } from "@commander-js/extra-typings";
 import { KeyError, UsageError } from "../../errors/errors.ts";
-import { MIN_SIGNING_KEY_BYTES } from "../../crypto/keys.ts";
+import { MIN_SIGNING_KEY_BYTES } from "../../ops/keys.ts";
 import { AUTH_MODES, type AuthMode } from "../../http/auth.ts";
 import { DEFAULT_BODY_TIMEOUT_MS, DEFAULT_MAX_BODY_BYTES } from "../../http/input.ts";
 import { cliKey } from "../context.ts";

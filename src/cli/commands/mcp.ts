@@ -8,7 +8,7 @@
  */
 import { Command, Option } from "@commander-js/extra-typings";
 import { resolve } from "node:path";
-import { DEFAULT_DEMO_KEY } from "../../crypto/keys.ts";
+import { DEFAULT_DEMO_KEY } from "../../ops/keys.ts";
 import { UsageError } from "../../errors/errors.ts";
 import { createMcpContext } from "../../mcp/context.ts";
 import { empiricServerFactory } from "../../mcp/server.ts";

@@ -19,7 +19,7 @@ import {
   reindexStoreOp,
   runScenarioOp,
 } from "../../ops/mod.ts";
-import { DEFAULT_DEMO_KEY, DEFAULT_EVENT_SOURCE } from "../../ops/constants.ts";
+import { DEFAULT_DEMO_KEY, DEFAULT_EVENT_SOURCE } from "../../ops/mod.ts";
 import { cliKey } from "../context.ts";
 import { progressReporter } from "../progress.ts";
 import type { AnyCommand, CliHost } from "../host.ts";

@@ -1,0 +1,24 @@
+// The documentation states what the code does: the error table of docs/cli.md is ERROR_TABLE.
+import assert from "node:assert/strict";
+import { ERROR_TABLE } from "../src/errors/codes.ts";
+
+const ROOT = new URL("../", import.meta.url).pathname;
+
+Deno.test("docs/cli.md lists exactly the error codes of ERROR_TABLE, with their exit and HTTP codes", async () => {
+  const text = await Deno.readTextFile(`${ROOT}docs/cli.md`);
+  const section = text.slice(text.indexOf("## Error codes"));
+  const rows = [...section.matchAll(/^\| `([a-z0-9_]+)` +\| (\d+) +\| (\d+) +\|/gm)].map((m) => ({
+    code: m[1],
+    exit: Number(m[2]),
+    http: Number(m[3]),
+  }));
+  assert.deepEqual(
+    rows.map((r) => r.code).sort(),
+    Object.keys(ERROR_TABLE).sort(),
+    "the same codes",
+  );
+  for (const r of rows) {
+    const t = ERROR_TABLE[r.code as keyof typeof ERROR_TABLE];
+    assert.deepEqual([r.exit, r.http], [t.exit, t.http], r.code);
+  }
+});
