@@ -87,6 +87,12 @@ for (const transport of ["streamable-http", "sse"] as const) {
         assert.ok(!text.includes(MARKER), `${uri}: the answer echoes a file outside: ${text}`);
         assert.ok(!text.includes("root:"), `${uri}: the answer echoes /etc/passwd`);
       }
+      // Proof resources and the index take hostile names too, and open nothing.
+      for (const name of hostileUriNames(root)) {
+        await assert.rejects(client.readResource(`empiric://proofs/${name}`));
+        const page = await client.call("read_proof_index", { scenario: decodeURIComponent(name) });
+        assert.ok(!textOf(page).includes(MARKER));
+      }
       assert.deepEqual(log.outside([scenarios]), [], "paths opened outside the scenario dir");
       // A listed scenario is still readable.
       const ok = await client.readResource("empiric://scenarios/echo-latency");

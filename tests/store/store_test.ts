@@ -126,15 +126,16 @@ Deno.test("reindex while eight runs write: every record on disk ends up indexed"
   } finally {
     seed.close();
   }
+  // Reindex over and over while eight runs, started 400 ms apart, store their records.
+  let done = false;
   const reindexes = (async () => {
     const out = [];
-    for (let i = 0; i < 3; i++) {
-      out.push(await runCli(["proofs", "reindex", "--store", dir]));
-    }
+    while (!done) out.push(await runCli(["proofs", "reindex", "--store", dir]));
     return out;
   })();
-  const runs = Array.from({ length: 8 }, (_, i) =>
-    runCli([
+  const runs = Array.from({ length: 8 }, async (_, i) => {
+    await new Promise((r) => setTimeout(r, i * 400));
+    return await runCli([
       "run",
       "arithmetic-accuracy",
       "--store",
@@ -143,8 +144,11 @@ Deno.test("reindex while eight runs write: every record on disk ends up indexed"
       "--json",
       "--substrate-name",
       `calc-${i}`,
-    ], { env: { EMPIRIC_SIGN_KEY: "k".repeat(32) } }));
-  const [rx, ...rs] = await Promise.all([reindexes, ...runs]);
+    ], { env: { EMPIRIC_SIGN_KEY: "k".repeat(32) } });
+  });
+  const rs = await Promise.all(runs);
+  done = true;
+  const rx = await reindexes;
   for (const r of [...rx, ...rs]) assert.equal(r.code, 0, r.stderr);
   const files = [...Deno.readDirSync(dir)].filter((e) => /^[0-9a-f]{64}\.json$/.test(e.name));
   assert.equal(files.length, 3008);
