@@ -49,7 +49,7 @@ export async function main(
       writeErr: (s) => host.stderr(s),
     });
   program.addCommand(schemaCommand(host, setExit));
-  program.addCommand(canonicalizeCommand(host));
+  program.addCommand(canonicalizeCommand(host, opsEnv));
   program.addCommand(runCommand(host, opsEnv, setExit));
   program.addCommand(scenariosCommand(host, opsEnv));
   program.addCommand(proofsCommand(host, opsEnv));

@@ -366,7 +366,8 @@ Deno.test({
 });
 
 Deno.test({
-  name: "clients that half-close after their body, or name bad substrates, get no 5xx and leave no stack",
+  name:
+    "clients that half-close after their body, or name bad substrates, get no 5xx and leave no stack",
   sanitizeResources: false,
   sanitizeOps: false,
   fn: async () => {
@@ -391,18 +392,26 @@ Deno.test({
         await conn.closeWrite();
         const buf = new Uint8Array(1024);
         const n = await conn.read(buf).catch(() => null);
-        const status = Number(/^HTTP\/1\.1 (\d{3})/.exec(
-          new TextDecoder().decode(buf.subarray(0, n ?? 0)),
-        )?.[1] ?? 0);
+        const status = Number(
+          /^HTTP\/1\.1 (\d{3})/.exec(
+            new TextDecoder().decode(buf.subarray(0, n ?? 0)),
+          )?.[1] ?? 0,
+        );
         statuses.set(status, (statuses.get(status) ?? 0) + 1);
         conn.close();
       }
       for (const s of statuses.keys()) assert.ok(s < 500, `status ${s}: ${[...statuses]}`);
       // Client mistakes in substrate names are 4xx, never 502.
       for (const substrate of ["CMD:id", " cmd:id", "file:///etc/passwd", "builtin:../..", ""]) {
-        const res = await post(`${server.url}/runs`, { scenario: "arithmetic-accuracy", substrate });
+        const res = await post(`${server.url}/runs`, {
+          scenario: "arithmetic-accuracy",
+          substrate,
+        });
         const problem = await res.json();
-        assert.ok(res.status >= 400 && res.status < 500, `${JSON.stringify(substrate)}: ${res.status}`);
+        assert.ok(
+          res.status >= 400 && res.status < 500,
+          `${JSON.stringify(substrate)}: ${res.status}`,
+        );
         assert.match(problem.code, /^(usage_error|forbidden)$/, JSON.stringify(problem));
       }
     } finally {

@@ -330,7 +330,9 @@ Deno.test("stdio: an oversized message and malformed lines are answered, and the
     const invalid = answers.find((m) => m.error?.code === -32600 && m.id === 7);
     assert.ok(invalid, "an invalid request answer with its id");
     assertOnlyJsonRpc(s.lines);
-    const diag = stderr.split("\n").filter((l) => /parse error|invalid request|larger than/.test(l));
+    const diag = stderr.split("\n").filter((l) =>
+      /parse error|invalid request|larger than/.test(l)
+    );
     assert.equal(diag.length, 3, `one stderr line each:\n${stderr}`);
     assert.doesNotMatch(stderr, /\n\s+at /, "no stack trace");
   } finally {
