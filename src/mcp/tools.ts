@@ -74,6 +74,40 @@ export function progressNotifier(
   };
 }
 
+/**
+ * Log messages of a run (`notifications/message`, at the level the client set with
+ * `logging/setLevel`): one `info` line when each phase starts and when the record is signed,
+ * and a `warning` when the first item fails.
+ */
+export function phaseLogger(
+  operation: string,
+  log: (level: "info" | "warning", data: Record<string, unknown>) => void,
+): (p: RunProgress) => void {
+  let phase: string | undefined;
+  let warned = false;
+  return (p) => {
+    if (p.phase !== phase) {
+      phase = p.phase;
+      log("info", {
+        operation,
+        phase: p.phase,
+        message: p.phase === "done"
+          ? "record signed"
+          : `${PHASES[p.phase].label}: ${p.total} to do`,
+      });
+    }
+    if (p.failures > 0 && !warned) {
+      warned = true;
+      log("warning", {
+        operation,
+        phase: p.phase,
+        message: "an item failed",
+        failures: p.failures,
+      });
+    }
+  };
+}
+
 /** Tool annotations implied by an operation's access class. */
 export function annotationsOf(op: Operation) {
   const read = op.access !== "write";
@@ -99,10 +133,18 @@ export function registerTools(server: McpServer, ctx: McpContext): void {
       annotations: annotationsOf(op),
     }, async (args: unknown, extra: ServerContext) => {
       try {
-        const onProgress = progressNotifier(extra.mcpReq._meta?.progressToken, (params) => {
+        const notify = progressNotifier(extra.mcpReq._meta?.progressToken, (params) => {
           extra.mcpReq.notify({ method: "notifications/progress", params }).catch(() => undefined);
         });
+        const log = phaseLogger(op.name, (level, data) => {
+          extra.mcpReq.log(level, data, `empiric.${op.name}`).catch(() => undefined);
+        });
+        const onProgress = (p: RunProgress) => {
+          notify?.(p);
+          log(p);
+        };
         const out = await invoke(op, args, ctx.host, { signal: extra.mcpReq.signal, onProgress });
+        if (op.access === "write") ctx.proofEvents.added();
         const result = toolResult(out as object);
         const errorText = binding.errorText?.(out);
         if (errorText === undefined) return result;

@@ -16,3 +16,4 @@ export * from "./run_scenario.ts";
 export * from "./service.ts";
 export * from "./constants.ts";
 export * from "./keys.ts";
+export * from "./substrates.ts";

@@ -69,6 +69,14 @@ export interface McpResourceBinding<I, O> {
   description: string;
   /** URI template (`empiric://proofs/{proof_id}`); its variables become input members. */
   template: string;
+  /** The template has no variables: one fixed resource, listed in `resources/list`. */
+  fixed?: boolean;
+  /** Completions of the template's variables: values from another operation's output. */
+  complete?: Record<string, {
+    operation: string;
+    input: Record<string, unknown>;
+    values: (out: unknown) => string[];
+  }>;
   /** Build the input from the URI's decoded variables. */
   input: (vars: Record<string, string>) => I;
   /** The resource text (application/json). */
