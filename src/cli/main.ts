@@ -14,6 +14,7 @@ import { proofsCommand, runCommand, scenariosCommand } from "./commands/run.ts";
 import { exportCommands } from "./commands/export.ts";
 import { httpCommand } from "./commands/http.ts";
 import { keyCommands } from "./commands/keys.ts";
+import { registerCommand } from "./commands/register.ts";
 import type { OpsEnvironment } from "../ops/environment.ts";
 import type { AnyCommand, CliHost } from "./host.ts";
 
@@ -56,6 +57,7 @@ export async function main(
   program.addCommand(proofsCommand(host));
   for (const c of exportCommands(host, setExit)) program.addCommand(c);
   for (const c of keyCommands(host)) program.addCommand(c);
+  program.addCommand(registerCommand(host, opsEnv));
   program.addCommand(httpCommand(host));
   program.addCommand(mcpCommand(host));
   applyToAll(
