@@ -18,6 +18,7 @@ import { analysisPlanText, thresholdOf } from "../run/analyze.ts";
 import { resolveRelative } from "../scenario/load.ts";
 import type { Threshold } from "../record/types.ts";
 import { type RunSpanControl, traceScenarioRun } from "../telemetry/instrument.ts";
+import { checkRegistration, type RegistrationTrust } from "../attest/registration.ts";
 
 /** What to run. */
 export interface RunScenarioRequest {
@@ -47,6 +48,8 @@ export interface RunScenarioDeps {
    * measured (OpenLineage START). A failure after this call means the run crashed.
    */
   onStart?: (info: RunStartInfo) => void | Promise<void>;
+  /** A signed pre-registration to check before measuring (`run --registration`). */
+  registration?: { envelope: Uint8Array; trust: RegistrationTrust };
 }
 
 /** What a run has fixed before its substrate is opened (passed to `onStart`). */
@@ -196,6 +199,9 @@ async function runScenarioTraced(
       lineage,
       onProgress: deps.onProgress,
       signal: deps.signal,
+      checkRegistration: deps.registration
+        ? (facts) => checkRegistration(deps.registration!.envelope, facts, deps.registration!.trust)
+        : undefined,
     });
   } finally {
     await substrate.close();

@@ -22,6 +22,8 @@ export interface ProvenanceInputs {
   startedAt: string;
   endedAt: string;
   lineage: readonly string[];
+  /** A signed pre-registration the run was checked against (its digest is in `lineage`). */
+  registration?: { digest: string; registered_at: string; keyids: readonly string[] } | null;
 }
 
 /**
@@ -75,7 +77,22 @@ export function buildProvenance(i: ProvenanceInputs): JsonObject {
     };
     derived[`_:derived/${d.spec.name}`] = { "prov:generatedEntity": result, "prov:usedEntity": id };
   }
+  const reg = i.registration;
+  if (reg) {
+    const id = `empiric:registration/${reg.digest}`;
+    entity[id] = {
+      "prov:type": { "$": "empiric:Registration", "type": "prov:QUALIFIED_NAME" },
+      "empiric:registered_at": reg.registered_at,
+      "empiric:signed_by": reg.keyids.join(" "),
+    };
+    used[`_:used/registration`] = {
+      "prov:activity": run,
+      "prov:entity": id,
+      "prov:time": i.startedAt,
+    };
+  }
   for (const earlier of i.lineage) {
+    if (earlier === reg?.digest) continue;
     const id = `empiric:proof/${earlier}`;
     entity[id] = { "prov:type": { "$": "empiric:ProofRecord", "type": "prov:QUALIFIED_NAME" } };
     derived[`_:lineage/${earlier}`] = { "prov:generatedEntity": result, "prov:usedEntity": id };

@@ -14,12 +14,57 @@ import { readProofIndex } from "../../ops/proof_index.ts";
 import { runScenarioOp } from "../../ops/run_scenario.ts";
 import type { OpsEnvironment } from "../../ops/environment.ts";
 import { ProofStore, writeFileAtomic } from "../../store/store.ts";
-import { cliKey } from "../context.ts";
+import { cliKey, readInput } from "../context.ts";
+import type { RegistrationTrust } from "../../attest/registration.ts";
+import { collect, readPolicyFile, readPublicKeys } from "./keys.ts";
 import { progressReporter } from "../progress.ts";
 import type { AnyCommand, CliHost } from "../host.ts";
 import { OpenLineageRunEmitter } from "../../export/openlineage.ts";
 import { DEFAULT_EVENT_SOURCE } from "../../export/common.ts";
 import { httpUrl } from "./export.ts";
+
+/** `--registration` with its keys or policy, read before anything runs. */
+async function registrationOption(
+  host: CliHost,
+  opts: { registration?: string; registrationKey?: string[]; registrationPolicy?: string },
+): Promise<{ envelope: Uint8Array; trust: RegistrationTrust } | undefined> {
+  if (!opts.registration) {
+    if (opts.registrationKey || opts.registrationPolicy) {
+      throw new UsageError("--registration-key and --registration-policy need --registration");
+    }
+    return undefined;
+  }
+  if (!opts.registrationKey && !opts.registrationPolicy) {
+    throw new UsageError(
+      "--registration needs the keys that signed it: --registration-key PUB or --registration-policy FILE",
+    );
+  }
+  return {
+    envelope: await readInput(host, opts.registration),
+    trust: {
+      publicKeys: await readPublicKeys(host, opts.registrationKey),
+      policy: await readPolicyFile(host, opts.registrationPolicy),
+    },
+  };
+}
+
+/** The time from registration to run, for people (`3 d 4 h`, `12 min`, `40 s`). */
+export function registrationAge(registeredAt: string, runAt: string): string {
+  const s = Math.round((Date.parse(runAt) - Date.parse(registeredAt)) / 1000);
+  if (Number.isNaN(s)) return "an unknown time";
+  const sign = s < 0 ? "-" : "";
+  const a = Math.abs(s);
+  const d = Math.floor(a / 86400), h = Math.floor((a % 86400) / 3600);
+  const m = Math.floor((a % 3600) / 60);
+  const text = d > 0
+    ? `${d} d ${h} h`
+    : h > 0
+    ? `${h} h ${m} min`
+    : m > 0
+    ? `${m} min ${a % 60} s`
+    : `${a} s`;
+  return sign + text;
+}
 
 /** `--store`, then `EMPIRIC_STORE`, then `./proofs`. */
 function storeDir(host: CliHost, opt: string | boolean | undefined): string {
@@ -81,6 +126,17 @@ export function runCommand(
       ).default("structured" as const),
     )
     .option("--events-source <uri>", "CloudEvents source", DEFAULT_EVENT_SOURCE)
+    .option(
+      "--registration <file>",
+      "signed pre-registration (from empiric register): checked before measuring; its digest " +
+        "goes into the record's lineage and provenance",
+    )
+    .option(
+      "--registration-key <path>",
+      "public key trusted to have signed the registration; repeatable",
+      collect,
+    )
+    .option("--registration-policy <file>", "trust policy for the registration's signatures")
     .action(async (scenario, opts) => {
       const lineage = opts.lineageUrl
         ? new OpenLineageRunEmitter(httpUrl(opts.lineageUrl, "--lineage-url"), {
@@ -91,6 +147,7 @@ export function runCommand(
         : undefined;
       if (opts.eventsUrl) httpUrl(opts.eventsUrl, "--events-url");
       const e = await env();
+      const registration = await registrationOption(host, opts);
       const key = await cliKey(host, opts, true);
       if (key!.source === "demo") {
         host.stderr(
@@ -131,6 +188,7 @@ export function runCommand(
               : progress.onProgress,
             signal: ctl.signal,
             onStart: lineage ? (info) => lineage.start(info) : undefined,
+            registration,
           },
         ).catch(async (err) => {
           await lineage?.fail(err);
@@ -154,6 +212,14 @@ export function runCommand(
           if (r.path) host.stdout(`  record:   ${r.path}\n`);
           if (opts.out) host.stdout(`  written:  ${opts.out}\n`);
           host.stdout(`  proof_id: ${r.proof_id}\n`);
+          const reg = r.output.registration;
+          if (reg) {
+            host.stdout(
+              `  registered: ${reg.registered_at}, ${
+                registrationAge(reg.registered_at, r.output.record.identity.created_at)
+              } before the run (registration ${reg.digest})\n`,
+            );
+          }
         }
         if (r.failures.length > 0 && !opts.json) {
           host.stderr(`empiric: ${r.failures.length} of ${r.measured} items failed:\n`);
