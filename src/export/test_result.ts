@@ -7,7 +7,7 @@
  * | test-result field | from the record |
  * | --- | --- |
  * | `result` | VALIDATED → `PASSED`, REFUTED → `FAILED`, INCONCLUSIVE → `WARNED` |
- * | `passedTests` / `failedTests` / `warnedTests` | the one test, named `<scenario>: <metric> <comparator> <value> <units>` |
+ * | `passedTests` / `failedTests` / `warnedTests` | the one test, named `<scenario>: <metric> <comparator> <value> <units>` (the value in canonical form: `50.0`) |
  * | `configuration` | the scenario (digest `sha256` = config_hash) and each dataset (digest = content_hash) |
  * | `url` | option `url` (for example the CI run), when given |
  * | `subject` | as the proof record Statement: the proof_id, and the record file's bytes |
@@ -15,7 +15,8 @@
  * @module
  */
 import { TEST_RESULT_OF, TEST_RESULT_PREDICATE_TYPE } from "../attest/statement.ts";
-import type { JsonObject } from "../json/value.ts";
+import type { JsonObject, JsonValue } from "../json/value.ts";
+import { canonicalize } from "../json/canonical.ts";
 import { UsageError } from "../errors/errors.ts";
 import { IN_TOTO_STATEMENT_V1_TYPE, type InTotoSubject, recordSubjects } from "./intoto.ts";
 import type { StatementOptions } from "./intoto.ts";
@@ -75,7 +76,8 @@ export async function toTestResultStatement(
   }
   const scenario = scenarioNameOf(record);
   const t = record.claim.threshold;
-  const test = `${scenario}: ${t.metric} ${t.comparator} ${Number(t.value)} ${t.units}`.trimEnd();
+  const value = canonicalize(t.value as unknown as JsonValue);
+  const test = `${scenario}: ${t.metric} ${t.comparator} ${value} ${t.units}`.trimEnd();
   const result = TEST_RESULT_OF[record.verdict.outcome];
   const configuration: JsonObject[] = [
     { name: `scenario/${scenario}`, digest: { sha256: record.pre_registration.config_hash } },
