@@ -251,3 +251,20 @@ export function readEnvelope(
 export function isEnvelopeProblem(r: ReadEnvelope | EnvelopeProblem): r is EnvelopeProblem {
   return "code" in r;
 }
+
+/**
+ * True when a JSON value is a Sigstore bundle (a `mediaType` of
+ * `application/vnd.dev.sigstore.bundle...`) rather than a bare DSSE envelope.
+ *
+ * @example
+ * ```ts
+ * import { isSigstoreBundle } from "./dsse.ts";
+ * import { equal } from "node:assert/strict";
+ * equal(isSigstoreBundle({ mediaType: "application/vnd.dev.sigstore.bundle.v0.3+json" }), true);
+ * equal(isSigstoreBundle({ payload: "" }), false);
+ * ```
+ */
+export function isSigstoreBundle(value: JsonValue): boolean {
+  return isJsonObject(value) && typeof value.mediaType === "string" &&
+    value.mediaType.startsWith("application/vnd.dev.sigstore.bundle");
+}

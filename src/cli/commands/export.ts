@@ -11,7 +11,7 @@ import type { ErrorCode } from "../../errors/codes.ts";
 import { resolveKey } from "../../crypto/keys.ts";
 import { parseJson } from "../../json/parse.ts";
 import { prettyJson } from "../../json/pretty.ts";
-import { isJsonObject, type JsonValue } from "../../json/value.ts";
+import { isJsonObject, type JsonObject, type JsonValue } from "../../json/value.ts";
 import { toPlainJson } from "../../json/plain.ts";
 import { verifyRecord } from "../../record/verify.ts";
 import { writeFileAtomic } from "../../store/store.ts";
@@ -27,7 +27,7 @@ import {
 } from "../../export/intoto.ts";
 import { toTestResultStatement } from "../../export/test_result.ts";
 import { verifyAttestation } from "../../attest/verify.ts";
-import { signEnvelope } from "../../attest/dsse.ts";
+import { isSigstoreBundle, publicKeySigner, signEnvelope } from "../../attest/dsse.ts";
 import { collect, readPolicyFile, readPublicKeys, readSigningKeys } from "./keys.ts";
 import { DEFAULT_PROOF_FILENAME, writeRoCrate } from "../../export/rocrate.ts";
 import {
@@ -187,6 +187,28 @@ function exportCommand(host: CliHost): AnyCommand {
       for (const s of signers) {
         host.stderr(`empiric: signed with ${s.algorithm} key ${s.keyid}\n`);
       }
+    });
+
+  cmd.command("sigstore-bundle")
+    .description(
+      "Sign the record's in-toto Statement with an Ed25519 or ECDSA P-256 key and write a " +
+        "Sigstore bundle v0.3 (public-key verification material, no transparency log entry): " +
+        "`cosign verify-blob-attestation --key PREFIX.pub --bundle FILE --insecure-ignore-tlog " +
+        "RECORD` verifies it (docs/keys.md).",
+    )
+    .argument("<proof>", "record file, or -")
+    .requiredOption("--signing-key <path>", "PKCS#8 PEM private key (PREFIX.key)")
+    .addOption(predicateOption())
+    .option("--url <url>", "test-result: a link to the test run")
+    .option("--out <file>", "write to a file instead of standard output")
+    .action(async (path, opts) => {
+      const { toSigstoreBundle } = await import("../../attest/sigstore.ts");
+      const [key] = await readSigningKeys(host, [opts.signingKey]);
+      const st = await statementOf(host, path, opts.predicate as Predicate, opts.url);
+      const signer = publicKeySigner(key);
+      const env = await signEnvelope(DSSE_INTOTO_PAYLOAD_TYPE, statementBytes(st), [signer]);
+      await emit(host, prettyJson(toSigstoreBundle(env)), opts.out);
+      host.stderr(`empiric: signed with ${key.algorithm} key ${key.keyid}\n`);
     });
 
   cmd.command("ro-crate")
@@ -394,6 +416,14 @@ function verifyDsseCommand(host: CliHost, setExit?: (code: number) => void): Any
     });
 }
 
+function parseJsonOrNull(bytes: Uint8Array): JsonValue | null {
+  try {
+    return parseJson(bytes);
+  } catch {
+    return null; // verification reports the parse error with its code
+  }
+}
+
 interface VerifyDsseOptions {
   publicKey?: string[];
   policy?: string;
@@ -416,7 +446,12 @@ async function verifyPublicKeyEnvelope(
   const hmacKey = opts.dsseKeyFile
     ? await keyFromFile(host, opts.dsseKeyFile, "--dsse-key-file")
     : undefined;
-  const bytes = await readInput(host, path);
+  let bytes: Uint8Array | JsonObject = await readInput(host, path);
+  const value = parseJsonOrNull(bytes);
+  if (value !== null && isSigstoreBundle(value)) {
+    const { envelopeFromBundle } = await import("../../attest/sigstore.ts");
+    bytes = envelopeFromBundle(value) as unknown as JsonObject;
+  }
   const r = await verifyAttestation(bytes, { publicKeys, policy, recordKey: recordKey?.bytes });
   const hmac = hmacKey ? await verifyDsseSignature(bytes, hmacKey) : undefined;
   const ok = r.verified && (hmac === undefined || hmac.verified);
