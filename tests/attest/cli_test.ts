@@ -100,7 +100,7 @@ Deno.test("export dsse with two keys; verify-dsse with keys, a policy file, --js
       "b.pub",
     ], { cwd: dir });
     assert.equal(ok.code, 0, ok.stdout + ok.stderr);
-    assert.match(ok.stdout, /OK    envelope: 2 trusted signatures \(1 required\)/);
+    assert.match(ok.stdout, /OK {4}envelope: 2 trusted signatures \(1 required\)/);
     const wrong = await runCli(["verify-dsse", "env.json", "--public-key", "c.pub", "--json"], {
       cwd: dir,
     });
@@ -131,7 +131,7 @@ Deno.test("export dsse with two keys; verify-dsse with keys, a policy file, --js
     assert.equal(one.code, 2);
     assert.match(
       one.stdout,
-      /FAIL  threshold: signature_threshold: 1 trusted key signed; the policy requires 2/,
+      /FAIL {2}threshold: signature_threshold: 1 trusted key signed; the policy requires 2/,
     );
     await Deno.writeTextFile(
       `${dir}/policy/outcome.json`,
@@ -142,7 +142,7 @@ Deno.test("export dsse with two keys; verify-dsse with keys, a policy file, --js
       { cwd: dir },
     );
     assert.equal(out.code, 2);
-    assert.match(out.stdout, /FAIL  outcome: policy_violation: outcome REFUTED is not accepted/);
+    assert.match(out.stdout, /FAIL {2}outcome: policy_violation: outcome REFUTED is not accepted/);
     // A signer the policy does not name
     await runCli(
       ["export", "dsse", "record.json", "--signing-key", "c.key", "--out", "c.env.json"],
@@ -153,8 +153,8 @@ Deno.test("export dsse with two keys; verify-dsse with keys, a policy file, --js
       { cwd: dir },
     );
     assert.equal(u.code, 2);
-    assert.match(u.stdout, /WARN  signature 0: verified by key .* \(not trusted by the policy\)/);
-    assert.match(u.stdout, /FAIL  trust: untrusted_signer/);
+    assert.match(u.stdout, /WARN {2}signature 0: verified by key .* \(not trusted by the policy\)/);
+    assert.match(u.stdout, /FAIL {2}trust: untrusted_signer/);
     // A malformed policy is a data error (65), naming the member
     await Deno.writeTextFile(`${dir}/policy/bad.json`, '{"version": 1, "min_signature": 2}');
     const bad = await runCli(["verify-dsse", "env.json", "--policy", "policy/bad.json"], {
