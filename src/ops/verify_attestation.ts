@@ -14,11 +14,15 @@ import { importPublicKey } from "../attest/keys.ts";
 import { readPolicy } from "../attest/policy.ts";
 import { VERIFICATION_STEPS, verifyAttestation } from "../attest/verify.ts";
 import { parseJson } from "../json/parse.ts";
+import type { JsonObject, JsonValue } from "../json/value.ts";
+import { isSigstoreBundle } from "../attest/dsse.ts";
 import { toPlainJson } from "../json/plain.ts";
 
 /** Input of `verify_attestation`. */
 export const VerifyAttestationInput = z.object({
-  envelope_json: z.string().min(1).describe("the DSSE envelope's JSON text"),
+  envelope_json: z.string().min(1).describe(
+    "the DSSE envelope's JSON text, or a Sigstore bundle v0.3 with a public-key hint",
+  ),
   public_keys: z.array(z.string().min(1)).max(64).optional().describe(
     "SubjectPublicKeyInfo PEM texts of the keys to verify with",
   ),
@@ -54,8 +58,9 @@ export const VerifyAttestationOutput = z.object({
 export type VerifyAttestationResult = z.infer<typeof VerifyAttestationOutput>;
 
 /**
- * Verify a DSSE attestation given as JSON text. Keys that cannot be read are `key_invalid`, a
- * bad policy `policy_invalid` (both thrown); every verification failure is in the result.
+ * Verify a DSSE attestation (or a Sigstore bundle of one) given as JSON text. Keys that cannot
+ * be read are `key_invalid`, a bad policy `policy_invalid`, a malformed bundle `schema_invalid`
+ * (all thrown); every verification failure of an envelope is in the result.
  *
  * @example
  * ```ts
@@ -80,7 +85,18 @@ export async function verifyAttestationOp(
   const policy = input.policy === undefined
     ? undefined
     : await readPolicy(parseJson(JSON.stringify(input.policy)), "policy");
-  const r = await verifyAttestation(input.envelope_json, { publicKeys, policy });
+  let envelope: string | JsonObject = input.envelope_json;
+  let parsed: JsonValue | undefined;
+  try {
+    parsed = parseJson(input.envelope_json);
+  } catch {
+    // verification reports the parse error with its code and position
+  }
+  if (parsed !== undefined && isSigstoreBundle(parsed)) {
+    const { envelopeFromBundle } = await import("../attest/sigstore.ts");
+    envelope = envelopeFromBundle(parsed) as unknown as JsonObject;
+  }
+  const r = await verifyAttestation(envelope, { publicKeys, policy });
   return {
     verified: r.verified,
     step: r.step,

@@ -206,7 +206,20 @@ export function runCommand(
         }
         if (opts.json) {
           const { output: _o, ...rest } = r;
-          host.stdout(JSON.stringify({ ...rest, out: opts.out ?? null }) + "\n");
+          const reg = r.output.registration;
+          host.stdout(
+            JSON.stringify({
+              ...rest,
+              out: opts.out ?? null,
+              registration: reg
+                ? {
+                  ...reg,
+                  seconds_before_run: (Date.parse(r.output.record.identity.created_at) -
+                    Date.parse(reg.registered_at)) / 1000,
+                }
+                : null,
+            }) + "\n",
+          );
         } else {
           host.stdout(`${r.outcome}  ${r.scenario} on ${r.substrate}\n  ${r.reasoning}\n`);
           if (r.path) host.stdout(`  record:   ${r.path}\n`);
