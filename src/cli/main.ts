@@ -13,6 +13,8 @@ import { mcpCommand } from "./commands/mcp.ts";
 import { proofsCommand, runCommand, scenariosCommand } from "./commands/run.ts";
 import { exportCommands } from "./commands/export.ts";
 import { httpCommand } from "./commands/http.ts";
+import { keyCommands } from "./commands/keys.ts";
+import { registerCommand } from "./commands/register.ts";
 import type { OpsEnvironment } from "../ops/environment.ts";
 import type { AnyCommand, CliHost } from "./host.ts";
 
@@ -54,6 +56,8 @@ export async function main(
   program.addCommand(scenariosCommand(host, opsEnv));
   program.addCommand(proofsCommand(host, opsEnv));
   for (const c of exportCommands(host, setExit)) program.addCommand(c);
+  for (const c of keyCommands(host)) program.addCommand(c);
+  program.addCommand(registerCommand(host, opsEnv));
   program.addCommand(httpCommand(host));
   program.addCommand(mcpCommand(host));
   applyToAll(

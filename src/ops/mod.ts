@@ -17,3 +17,4 @@ export * from "./service.ts";
 export * from "./constants.ts";
 export * from "./keys.ts";
 export * from "./substrates.ts";
+export type { RegistrationTrust } from "../attest/registration.ts";

@@ -20,6 +20,7 @@ import type { OpContext } from "./context.ts";
 import type { OpsEnvironment } from "./environment.ts";
 import { defineOperation } from "./operation.ts";
 import { COMPONENTS, OutcomeSchema, ProofId, ScenarioNameSchema } from "./schemas.ts";
+import { checkRegistration } from "../attest/registration.ts";
 
 /** `run_scenario` input. */
 export const RunScenarioInput = z.strictObject({
@@ -133,7 +134,8 @@ async function runTraced(
 ): Promise<RunScenarioView> {
   if (!ctx.key) throw new UsageError("a run needs a signing key");
   assertSigningKey(ctx.key.bytes);
-  if (ctx.caller === "network" && (ctx.out || ctx.lineage || ctx.events)) {
+  const registration = ctx.registration;
+  if (ctx.caller === "network" && (ctx.out || ctx.lineage || ctx.events || registration)) {
     throw new EmpiricError("forbidden", "network clients cannot direct a run's output");
   }
   const resolved = await ctx.scenarios.resolve(input.scenario);
@@ -191,6 +193,9 @@ async function runTraced(
           }
           : ctx.onProgress,
         signal: ctx.signal,
+        checkRegistration: registration
+          ? (facts) => checkRegistration(registration.envelope, facts, registration.trust)
+          : undefined,
       });
     } finally {
       await substrate.close();
@@ -203,7 +208,7 @@ async function runTraced(
   // Where the caller asked for the record, before the store: nothing is stored when the
   // record cannot be written where asked.
   if (ctx.out) {
-    const { writeFileAtomic } = await import("../store/store.ts");
+    const { writeFileAtomic } = await import("../fs/atomic.ts");
     const { prettyJson } = await import("../json/pretty.ts");
     await writeFileAtomic(ctx.out, prettyJson(record as unknown as never));
   }

@@ -23,6 +23,8 @@ export interface ProvenanceInputs {
   startedAt: string;
   endedAt: string;
   lineage: readonly LineageLink[];
+  /** A signed pre-registration the run was checked against (its digest is in `lineage`). */
+  registration?: { digest: string; registered_at: string; keyids: readonly string[] } | null;
 }
 
 /**
@@ -76,9 +78,24 @@ export function buildProvenance(i: ProvenanceInputs): JsonObject {
     };
     derived[`_:derived/${d.spec.name}`] = { "prov:generatedEntity": result, "prov:usedEntity": id };
   }
+  const reg = i.registration;
+  if (reg) {
+    const id = `empiric:registration/${reg.digest}`;
+    entity[id] = {
+      "prov:type": { "$": "empiric:Registration", "type": "prov:QUALIFIED_NAME" },
+      "empiric:registered_at": reg.registered_at,
+      "empiric:signed_by": reg.keyids.join(" "),
+    };
+    used[`_:used/registration`] = {
+      "prov:activity": run,
+      "prov:entity": id,
+      "prov:time": i.startedAt,
+    };
+  }
   // An earlier proof is the same node its own graph gave its result (when known), so the
   // graphs of a lineage join; its proof_id is an attribute.
   for (const earlier of i.lineage) {
+    if (earlier.proof_id === reg?.digest) continue;
     const id = earlier.entity ?? `empiric:proof/${earlier.proof_id}`;
     entity[id] = {
       "prov:type": { "$": "empiric:ProofRecord", "type": "prov:QUALIFIED_NAME" },

@@ -22,6 +22,7 @@ import { executeProbe, type MonotonicClock, type RunProgress } from "./execute.t
 import { buildProvenance } from "./provenance.ts";
 import type { JsonObject } from "../json/value.ts";
 import type { LineageLink } from "../record/lineage.ts";
+import type { RegistrationRef, RunFacts } from "../attest/registration.ts";
 
 /** What the caller knows about the running software and host. */
 export interface RuntimeInfo {
@@ -52,6 +53,12 @@ export interface RunInputs {
   lineage?: readonly LineageLink[];
   onProgress?: (p: RunProgress) => void;
   signal?: AbortSignal;
+  /**
+   * Checks a signed pre-registration against the run's pre-registration, before the first
+   * substrate call (`run --registration`); throws when they differ. Its digest joins the
+   * lineage and the provenance graph.
+   */
+  checkRegistration?: (facts: RunFacts) => Promise<RegistrationRef>;
 }
 
 /** The result of a run: the signed record and what the record does not carry. */
@@ -60,6 +67,8 @@ export interface RunOutput {
   analysis: Analysis;
   datasets: LoadedDataset[];
   runId: string;
+  /** The registration the run was checked against, or null. */
+  registration: RegistrationRef | null;
 }
 
 /** RFC 3339 UTC with `Z` (milliseconds unless whole seconds). */
@@ -82,6 +91,14 @@ export async function runScenario(inputs: RunInputs): Promise<RunOutput> {
   const cfgHash = await configHash(scenario);
   const dHash = await dataHash(datasets);
   const plan = analysisPlanText(scenario);
+  const registration = inputs.checkRegistration
+    ? await inputs.checkRegistration({
+      scenario: scenario.name,
+      config_hash: cfgHash,
+      data_hash: dHash,
+      analysis_plan: plan,
+    })
+    : null;
 
   const corpus = datasets.filter((d) => d.spec.kind === "corpus" || d.spec.kind === "synthetic")
     .flatMap((d) => d.items);
@@ -132,7 +149,10 @@ export async function runScenario(inputs: RunInputs): Promise<RunOutput> {
   const substrateName = inputs.substrateName ?? substrate.defaultName;
   const substrateCommit = inputs.substrateCommit ?? "unknown";
   const lineage = [
-    ...new Map((inputs.lineage ?? []).map((l) => [l.proof_id, l])).values(),
+    ...new Map(
+      [...(inputs.lineage ?? []), ...(registration ? [{ proof_id: registration.digest }] : [])]
+        .map((l) => [l.proof_id, l]),
+    ).values(),
   ];
   const environment: Record<string, string> = { empiric: inputs.runtime.empiricVersion };
   if (!deterministic) Object.assign(environment, inputs.runtime.host);
@@ -192,6 +212,7 @@ export async function runScenario(inputs: RunInputs): Promise<RunOutput> {
       startedAt: created,
       endedAt,
       lineage,
+      registration,
     }),
   };
   const record = await signRecord(unsigned, inputs.key);
@@ -202,5 +223,5 @@ export async function runScenario(inputs: RunInputs): Promise<RunOutput> {
     failures: analysis.failures.length,
     elapsed_ms: 0,
   });
-  return { record, analysis, datasets, runId: runIdFinal };
+  return { record, analysis, datasets, runId: runIdFinal, registration };
 }
