@@ -15,6 +15,7 @@
  */
 import { CloudEvent, HTTP, ValidationError } from "cloudevents";
 import { IoError, RecordError } from "../errors/errors.ts";
+import { tracedFetch } from "../telemetry/http.ts";
 import { canonicalBytes } from "../json/canonical.ts";
 import { parseJson } from "../json/parse.ts";
 import { toPlainJson } from "../json/plain.ts";
@@ -374,8 +375,24 @@ export interface PostOptions {
 }
 
 /**
+ * The attributes of the OpenTelemetry CloudEvents semantic conventions for a span that sends or
+ * receives `event`.
+ */
+export function cloudEventSpanAttributes(event: ProofEvent): Record<string, string> {
+  const a: Record<string, string> = {
+    "cloudevents.event_id": event.id,
+    "cloudevents.event_source": event.source,
+    "cloudevents.event_spec_version": event.specversion,
+    "cloudevents.event_type": event.type,
+  };
+  if (event.subject) a["cloudevents.event_subject"] = event.subject;
+  return a;
+}
+
+/**
  * POST an event to a CloudEvents sink over HTTP. Resolves with the response status; a non-2xx
- * answer or a network failure is an `io_error`.
+ * answer or a network failure is an `io_error`. The request is made in an OpenTelemetry CLIENT
+ * span (with the CloudEvents attributes) whose W3C `traceparent` it carries.
  */
 export async function postCloudEvent(
   url: string,
@@ -383,15 +400,14 @@ export async function postCloudEvent(
   options: PostOptions = {},
 ): Promise<number> {
   const msg = toHttpMessage(event, options.mode ?? "structured");
-  const f = options.fetch ?? fetch;
   let res: Response;
   try {
-    res = await f(url, {
+    res = await tracedFetch(url, {
       method: "POST",
       headers: { ...msg.headers, ...options.headers },
       body: msg.body,
       signal: AbortSignal.timeout(options.timeoutMs ?? 10_000),
-    });
+    }, { fetch: options.fetch, attributes: cloudEventSpanAttributes(event) });
   } catch (e) {
     throw new IoError("io_error", `cannot POST the CloudEvent to ${url}: ${(e as Error).message}`, {
       cause: e,
