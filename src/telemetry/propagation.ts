@@ -11,11 +11,17 @@
  *
  * @module
  */
-import { type Context, context, type TextMapGetter, trace } from "@opentelemetry/api";
+import {
+  type Context,
+  context,
+  type TextMapGetter,
+  type TextMapPropagator,
+  trace,
+} from "@opentelemetry/api";
 import { W3CTraceContextPropagator } from "@opentelemetry/core";
 
 /** The W3C Trace Context propagator empiric uses (also installed globally by `setupOtel`). */
-export const W3C_PROPAGATOR = new W3CTraceContextPropagator();
+export const W3C_PROPAGATOR: TextMapPropagator = new W3CTraceContextPropagator();
 
 /** Header (and MCP `_meta` key) names of W3C Trace Context. */
 export const TRACEPARENT = "traceparent";
