@@ -20,6 +20,7 @@ import type { AnyCommand, CliHost } from "../host.ts";
 import { OpenLineageRunEmitter } from "../../export/openlineage.ts";
 import { DEFAULT_EVENT_SOURCE } from "../../export/common.ts";
 import { httpUrl } from "./export.ts";
+import { checkEventsUrlAsync, sendCloudEvent } from "../../export/sink.ts";
 
 /** `--store`, then `EMPIRIC_STORE`, then `./proofs`. */
 function storeDir(host: CliHost, opt: string | boolean | undefined): string {
@@ -74,9 +75,13 @@ export function runCommand(
       "post the OpenLineage run lifecycle (START, RUNNING, COMPLETE or FAIL) to this collector",
     )
     .option("--lineage-namespace <ns>", "OpenLineage job namespace", "empiric")
-    .option("--events-url <url>", "POST the signed record as a CloudEvent to this sink")
+    .option(
+      "--events-url <url>",
+      "send the signed record as a CloudEvent: POST to an http(s) sink, or publish to NATS " +
+        "JetStream with nats://host:port/subject",
+    )
     .addOption(
-      new Option("--events-mode <mode>", "CloudEvents HTTP content mode").choices(
+      new Option("--events-mode <mode>", "CloudEvents content mode (HTTP or NATS)").choices(
         ["structured", "binary"] as const,
       ).default("structured" as const),
     )
@@ -89,7 +94,7 @@ export function runCommand(
           onError: (err) => host.stderr(`empiric: warning: lineage: ${err.message}\n`),
         })
         : undefined;
-      if (opts.eventsUrl) httpUrl(opts.eventsUrl, "--events-url");
+      if (opts.eventsUrl) await checkEventsUrlAsync(opts.eventsUrl, "--events-url");
       const e = await env();
       const key = await cliKey(host, opts, true);
       if (key!.source === "demo") {
@@ -142,9 +147,9 @@ export function runCommand(
           await writeFileAtomic(opts.out, prettyJson(r.output.record as unknown as JsonValue));
         }
         if (opts.eventsUrl) {
-          const { postCloudEvent, wrap } = await import("../../export/cloudevents.ts");
+          const { wrap } = await import("../../export/cloudevents.ts");
           const event = await wrap(r.output.record, { source: opts.eventsSource });
-          await postCloudEvent(opts.eventsUrl, event, { mode: opts.eventsMode });
+          await sendCloudEvent(opts.eventsUrl, event, { mode: opts.eventsMode });
         }
         if (opts.json) {
           const { output: _o, ...rest } = r;
