@@ -5,8 +5,12 @@ import assert from "node:assert/strict";
 import { pythonModule } from "../support/peers.ts";
 import { createHash } from "node:crypto";
 import {
+  type BundleFile,
   DEFAULT_LICENSE,
   DEFAULT_PROOF_FILENAME,
+  NO_ASSERTION_LICENSE,
+  PROCESS_RUN_CRATE_PROFILE,
+  PROOF_ID_ENTITY,
   RO_CRATE_CONFORMS_TO_V1_2,
   RO_CRATE_CONTEXT_V1_2,
   RO_CRATE_METADATA_FILENAME,
@@ -127,8 +131,31 @@ Deno.test("RO-Crate metadata: 1.2 context, descriptor, every mapped entity", asy
   assert.equal(typeof root.name, "string");
   assert.equal(typeof root.description, "string");
   assert.equal(root.datePublished, "2026-11-22T00:00:00Z");
-  assert.equal(root.identifier, id);
-  assert.equal(root.license, DEFAULT_LICENSE);
+  // The proof_id as a PropertyValue (the Science On Schema.org form RO-Crate 1.2 recommends).
+  assert.deepEqual(root.identifier, ref(PROOF_ID_ENTITY));
+  const pid = g.get(PROOF_ID_ENTITY)!;
+  assert.deepEqual(types(pid), ["PropertyValue"]);
+  assert.equal(pid.value, id);
+  assert.equal(pid.name, "proof_id");
+  // No licence stated: SPDX 3's NoAssertionLicense, a named entity.
+  assert.equal(DEFAULT_LICENSE, "NOASSERTION");
+  assert.deepEqual(root.license, ref(NO_ASSERTION_LICENSE));
+  assert.equal(g.get(NO_ASSERTION_LICENSE)!.name, "NOASSERTION");
+  assert.equal(typeof g.get(NO_ASSERTION_LICENSE)!.description, "string");
+  assert.equal(root.publisher, undefined); // nobody to name by default
+  // Process Run Crate: the profile, and the run as a CreateAction.
+  assert.deepEqual(root.conformsTo, ref(PROCESS_RUN_CRATE_PROFILE));
+  assert.deepEqual(types(g.get(PROCESS_RUN_CRATE_PROFILE)!), ["CreativeWork", "Profile"]);
+  const run = g.get(`#run-${id}`)!;
+  assert.deepEqual(types(run), ["CreateAction"]);
+  assert.deepEqual(run.instrument, ref("#empiric"));
+  assert.deepEqual(run.result, ref("proof.json"));
+  assert.equal(run.startTime, "2026-11-22T00:00:00+00:00");
+  assert.equal(run.endTime, "2026-11-22T00:00:01+00:00");
+  assert.equal(run.actionStatus, "http://schema.org/CompletedActionStatus");
+  assert.equal(run.description, "empiric run latency-p95 --substrate builtin:echo");
+  assert.equal(run.agent, undefined);
+  assert.ok((root.mentions as { "@id": string }[]).some((m) => m["@id"] === run["@id"]));
 
   assert.equal(DEFAULT_PROOF_FILENAME, "proof.json");
   const file = g.get("proof.json")!;
@@ -139,6 +166,7 @@ Deno.test("RO-Crate metadata: 1.2 context, descriptor, every mapped entity", asy
   assert.equal(file.identifier, id);
 
   const datasets = (record.data as JsonObject).datasets as JsonObject[];
+  assert.deepEqual(run.object, ref(`#dataset-sha256-${datasets[0].content_hash}`));
   for (const d of datasets) {
     const e = g.get(`#dataset-sha256-${d.content_hash}`)!;
     assert.ok(e, `dataset ${d.name}`);
@@ -174,8 +202,11 @@ Deno.test("RO-Crate metadata: 1.2 context, descriptor, every mapped entity", asy
   assert.deepEqual(verdict.agent, ref("#empiric"));
 
   const repro = g.get("#reproduction")!;
-  assert.ok(types(repro).includes("SoftwareSourceCode"));
+  assert.deepEqual(types(repro), ["File", "SoftwareSourceCode"]);
   assert.equal(repro.text, "empiric run latency-p95 --substrate builtin:echo");
+  assert.equal(repro.localPath, "reproduce.sh");
+  assert.deepEqual(repro.programmingLanguage, ref("#posix-shell"));
+  assert.deepEqual(types(g.get("#posix-shell")!), ["ComputerLanguage"]);
 
   const empiric = g.get("#empiric")!;
   assert.deepEqual(types(empiric), ["SoftwareApplication"]);
@@ -389,6 +420,8 @@ Deno.test("CLI: export ro-crate --out DIR [--overwrite] [--license]", async () =
     const meta = JSON.parse(await Deno.readTextFile(`${dir}/${RO_CRATE_METADATA_FILENAME}`));
     const root = meta["@graph"].find((e: Entity) => e["@id"] === "./");
     assert.deepEqual(root.license, ref("https://spdx.org/licenses/CC0-1.0"));
+    const cc0 = meta["@graph"].find((e: Entity) => e["@id"] === root.license["@id"]);
+    assert.equal(cc0.name, "CC0-1.0");
 
     const again = await runCli(args);
     assert.equal(again.code, 73);
@@ -409,7 +442,9 @@ Deno.test("CLI: export ro-crate --out DIR [--overwrite] [--license]", async () =
     assert.ok((await Deno.stat(`${dir}/record.json`)).isFile);
     const meta2 = JSON.parse(await Deno.readTextFile(`${dir}/${RO_CRATE_METADATA_FILENAME}`));
     const root2 = meta2["@graph"].find((e: Entity) => e["@id"] === "./");
-    assert.equal(root2.license, "MIT");
+    assert.deepEqual(root2.license, ref("https://spdx.org/licenses/MIT"));
+    const mit = meta2["@graph"].find((e: Entity) => e["@id"] === "https://spdx.org/licenses/MIT");
+    assert.equal(mit.name, "MIT");
     assert.equal(root2.keywords, "empiric, proof");
 
     const noOut = await runCli(["export", "ro-crate", `${RECORDS}valid.json`]);

@@ -155,7 +155,8 @@ function exportCommand(host: CliHost): AnyCommand {
     .option("--license <license>", "root license: an SPDX id, a licence URL, or text")
     .option(
       "--root-metadata <file>",
-      "JSON object merged into the Root Dataset (e.g. creator, publisher, keywords)",
+      "JSON object merged into the Root Dataset (e.g. creator, publisher, keywords); nested " +
+        "entities are flattened into the crate's graph",
     )
     .action(async (path, opts) => {
       const extra: Record<string, unknown> = {};
@@ -164,9 +165,8 @@ function exportCommand(host: CliHost): AnyCommand {
         if (!isJsonObject(v)) throw new UsageError("--root-metadata must hold a JSON object");
         Object.assign(extra, toPlainJson(v));
       }
-      if (opts.license) {
-        extra.license = /^https?:\/\//.test(opts.license) ? { "@id": opts.license } : opts.license;
-      }
+      // An SPDX id, a licence URL or text: the library writes it as a named licence entity.
+      if (opts.license) extra.license = opts.license;
       const dir = await writeRoCrate(await readInput(host, path), opts.out, {
         overwrite: opts.overwrite === true,
         proofFilename: opts.proofFilename,
