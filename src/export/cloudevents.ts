@@ -92,11 +92,12 @@ export type ProofEvent = CloudEvent<Uint8Array>;
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { unwrap, wrap } from "./cloudevents.ts";
  * const text = await Deno.readTextFile(new URL("../../fixtures/records/valid.json", import.meta.url));
  * const event = await wrap(text, { source: "urn:empiric:example" });
  * const back = unwrap(event.toString());
- * console.assert(back.identity.proof_id === event.id);
+ * assert.equal(back.identity.proof_id, event.id);
  * ```
  */
 export async function wrap(proof: ProofInput, options: WrapOptions): Promise<ProofEvent> {

@@ -579,12 +579,14 @@ async function buildMetadata(
  * | entity | `@id` | content |
  * | --- | --- | --- |
  * | metadata descriptor | `ro-crate-metadata.json` | CreativeWork, `conformsTo` RO-Crate 1.2, `about` the root |
- * | Root Dataset | `./` | name, description, datePublished (`created_at`), identifier (proof_id), `hasPart` the proof file and datasets, `mentions` #verdict and #reproduction, `about` the substrate, plus `extraRootMetadata` |
+ * | Root Dataset | `./` | name, description, datePublished (`created_at`), identifier → `#proof-id`, `license` → a named licence entity, `conformsTo` the Process Run Crate profile, `hasPart` the proof file, datasets and bundle files, `mentions` the run, #verdict and #reproduction, `about` the substrate, plus `extraRootMetadata` (flattened) |
+ * | PropertyValue | `#proof-id` | the proof_id |
  * | File | the proof file name | the signed proof: encodingFormat, contentSize, sha256 of its bytes |
- * | Dataset, per section 4 dataset | `#dataset-sha256-<content_hash>` (content-addressed) | name, url (= source), size (= n_records), sha256 |
+ * | Dataset, per section 4 dataset | `#dataset-sha256-<content_hash>` (content-addressed), or the bundled file with that hash | name, url (= source), size (= n_records), sha256 |
  * | SoftwareApplication | `#substrate-<name>@<commit>` | the substrate: name, url, version |
+ * | CreateAction | `#run-<proof_id>` | the run (Process Run Crate): instrument #empiric, object the datasets and input files, result the proof file and output files, start and end times, agent the named creator |
  * | AssessAction | `#verdict` | the verdict: name, description (reasoning), agent #empiric, object the substrate and datasets, `result` the PropertyValues #observed-value and #outcome |
- * | SoftwareSourceCode | `#reproduction` | the reproduction command (`text`) |
+ * | File, SoftwareSourceCode | `#reproduction` | the reproduction command (`text`), in the POSIX shell language, `localPath` reproduce.sh |
  * | SoftwareApplication | `#empiric` | empiric: version, softwareVersion, identifier (its git commit) |
  *
  * Ints in the result are `PyInt` (the document can be written with `JSON.stringify`); write it
@@ -592,10 +594,11 @@ async function buildMetadata(
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { RO_CRATE_CONTEXT_V1_2, toRoCrateMetadata } from "./rocrate.ts";
  * const text = await Deno.readTextFile(new URL("../../fixtures/records/valid.json", import.meta.url));
  * const doc = await toRoCrateMetadata(text, { extraRootMetadata: { license: "CC0-1.0" } });
- * console.assert(doc["@context"] === RO_CRATE_CONTEXT_V1_2);
+ * assert.equal(doc["@context"], RO_CRATE_CONTEXT_V1_2);
  * ```
  */
 export async function toRoCrateMetadata(
