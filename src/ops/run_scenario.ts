@@ -217,9 +217,10 @@ async function runTraced(
   await lineage?.complete(record);
   if (ctx.events) {
     try {
-      const { postCloudEvent, wrap } = await import("../export/cloudevents.ts");
+      const { wrap } = await import("../export/cloudevents.ts");
+      const { sendCloudEvent } = await import("../export/sink.ts");
       const event = await wrap(record, { source: ctx.events.source });
-      await postCloudEvent(ctx.events.url, event, { mode: ctx.events.mode });
+      await sendCloudEvent(ctx.events.url, event, { mode: ctx.events.mode });
     } catch (e) {
       ctx.warn?.(`events: ${(e as Error).message}`);
     }

@@ -16,6 +16,7 @@ import { toPlainJson } from "../../json/plain.ts";
 import { verifyRecord } from "../../record/verify.ts";
 import { writeFileAtomic } from "../../fs/atomic.ts";
 import { DEFAULT_EVENT_SOURCE } from "../../export/common.ts";
+import { checkEventsUrlAsync, sendCloudEvent } from "../../export/sink.ts";
 import {
   DSSE_INTOTO_PAYLOAD_TYPE,
   dsseSigners,
@@ -107,26 +108,35 @@ function exportCommand(host: CliHost): AnyCommand {
   cmd.command("cloudevent")
     .description(
       "Wrap the record in a CloudEvents 1.0 event (JSON event format; the record travels as " +
-        "data_base64 of its canonical bytes). With --post, send it to a sink over HTTP.",
+        "data_base64 of its canonical bytes). With --post, send it to a sink: an http(s) URL, " +
+        "or nats://host:port/subject for NATS JetStream.",
     )
     .argument("<proof>", "record file, or -")
     .option("--source <uri>", "the event's source (a URI-reference)", DEFAULT_EVENT_SOURCE)
     .option("--out <file>", "write the event to a file instead of standard output")
-    .option("--post <url>", "POST the event to a CloudEvents sink instead of printing it")
+    .option(
+      "--post <url>",
+      "send the event to a CloudEvents sink (http(s) URL, or nats://host:port/subject) instead of printing it",
+    )
     .addOption(
-      new Option("--mode <mode>", "HTTP content mode for --post").choices(
+      new Option("--mode <mode>", "content mode for --post (HTTP or NATS)").choices(
         ["structured", "binary"] as const,
       ).default("structured" as const),
     )
     .action(async (path, opts) => {
       // The CloudEvents SDK is loaded only by the commands that use it (CLI start-up time).
-      const { envelopeJson, postCloudEvent, wrap } = await import("../../export/cloudevents.ts");
+      const { envelopeJson, wrap } = await import("../../export/cloudevents.ts");
+      if (opts.post) await checkEventsUrlAsync(opts.post, "--post");
       const event = await wrap(await readInput(host, path), { source: opts.source });
       if (opts.post) {
-        const status = await postCloudEvent(httpUrl(opts.post, "--post"), event, {
-          mode: opts.mode,
-        });
-        host.stdout(`posted ${event.id} to ${opts.post} (${opts.mode} mode): HTTP ${status}\n`);
+        const d = await sendCloudEvent(opts.post, event, { mode: opts.mode });
+        host.stdout(
+          d.transport === "http"
+            ? `posted ${event.id} to ${d.url} (${opts.mode} mode): HTTP ${d.status}\n`
+            : `published ${event.id} to ${d.url} (${opts.mode} mode): stream ${d.stream} seq ${d.seq}${
+              d.duplicate ? " (duplicate: the stream already had this event)" : ""
+            }\n`,
+        );
         if (opts.out) await emit(host, envelopeJson(event) + "\n", opts.out);
         return;
       }
@@ -227,7 +237,8 @@ function exportCommand(host: CliHost): AnyCommand {
     .option("--license <license>", "root license: an SPDX id, a licence URL, or text")
     .option(
       "--root-metadata <file>",
-      "JSON object merged into the Root Dataset (e.g. creator, publisher, keywords)",
+      "JSON object merged into the Root Dataset (e.g. creator, publisher, keywords); nested " +
+        "entities are flattened into the crate's graph",
     )
     .action(async (path, opts) => {
       const extra: Record<string, unknown> = {};
@@ -236,9 +247,8 @@ function exportCommand(host: CliHost): AnyCommand {
         if (!isJsonObject(v)) throw new UsageError("--root-metadata must hold a JSON object");
         Object.assign(extra, toPlainJson(v));
       }
-      if (opts.license) {
-        extra.license = /^https?:\/\//.test(opts.license) ? { "@id": opts.license } : opts.license;
-      }
+      // An SPDX id, a licence URL or text: the library writes it as a named licence entity.
+      if (opts.license) extra.license = opts.license;
       const dir = await writeRoCrate(await readInput(host, path), opts.out, {
         overwrite: opts.overwrite === true,
         proofFilename: opts.proofFilename,

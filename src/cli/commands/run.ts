@@ -20,6 +20,7 @@ import {
   type RunOutput,
   runScenarioOp,
 } from "../../ops/mod.ts";
+import { checkEventsUrlAsync } from "../../ops/sinks.ts";
 import { DEFAULT_DEMO_KEY, DEFAULT_EVENT_SOURCE } from "../../ops/mod.ts";
 import { cliKey, readInput } from "../context.ts";
 import type { RegistrationTrust } from "../../ops/mod.ts";
@@ -115,9 +116,13 @@ export function runCommand(
       "post the OpenLineage run lifecycle (START, RUNNING, COMPLETE or FAIL) to this collector",
     )
     .option("--lineage-namespace <ns>", "OpenLineage job namespace", "empiric")
-    .option("--events-url <url>", "POST the signed record as a CloudEvent to this sink")
+    .option(
+      "--events-url <url>",
+      "send the signed record as a CloudEvent: POST to an http(s) sink, or publish to NATS " +
+        "JetStream with nats://host:port/subject",
+    )
     .addOption(
-      new Option("--events-mode <mode>", "CloudEvents HTTP content mode").choices(
+      new Option("--events-mode <mode>", "CloudEvents content mode (HTTP or NATS)").choices(
         ["structured", "binary"] as const,
       ).default("structured" as const),
     )
@@ -135,7 +140,7 @@ export function runCommand(
     .option("--registration-policy <file>", "trust policy for the registration's signatures")
     .action(async (scenario, opts) => {
       if (opts.lineageUrl) httpUrl(opts.lineageUrl, "--lineage-url");
-      if (opts.eventsUrl) httpUrl(opts.eventsUrl, "--events-url");
+      if (opts.eventsUrl) await checkEventsUrlAsync(opts.eventsUrl, "--events-url");
       const e = await env();
       const registration = await registrationOption(host, opts);
       const key = (await cliKey(host, opts, true))!;
