@@ -26,6 +26,9 @@ import {
   strictParseProblems,
 } from "./input.ts";
 import { isoNow, type Logger } from "./log.ts";
+import { context as otelContext } from "@opentelemetry/api";
+import { activeTelemetry } from "../telemetry/otel.ts";
+import { startHttpServerSpan } from "../telemetry/http.ts";
 import { HttpProblem, problemBody, type ProblemCode, problemResponse } from "./problem.ts";
 import { buildOpenApiDocument, HTTP_ONLY_ROUTES } from "./openapi.ts";
 import { DOCS_CSP, DOCS_HTML, docsAssetResponse } from "./docs_page.ts";
@@ -49,7 +52,7 @@ export interface AppDeps {
 /** Hono environment of the app: the request id, and Deno.serve's connection info if any. */
 export type AppEnv = {
   Variables: { requestId: string };
-  Bindings: { remoteAddr?: { hostname?: string } } | undefined;
+  Bindings: { remoteAddr?: { hostname?: string; port?: number } } | undefined;
 };
 
 type Ctx = Context<AppEnv>;
@@ -154,14 +157,34 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
     const given = c.req.header("x-request-id");
     const requestId = given !== undefined && REQUEST_ID.test(given) ? given : crypto.randomUUID();
     c.set("requestId", requestId);
-    try {
-      if (authorizer.checksHost) {
-        // The Host header (HTTP/1.1), else the URL's authority (HTTP/2 :authority).
-        authorizer.checkHost(c.req.header("host") ?? new URL(c.req.url).host);
+    // With telemetry on, the request runs in a SERVER span continuing the caller's W3C
+    // traceparent (HTTP semantic conventions); with it off, nothing is started (no cost).
+    const span = activeTelemetry()
+      ? startHttpServerSpan(c.req.raw, {
+        clientAddress: c.env?.remoteAddr?.hostname,
+        clientPort: c.env?.remoteAddr?.port,
+      })
+      : undefined;
+    const handle = async () => {
+      try {
+        if (authorizer.checksHost) {
+          // The Host header (HTTP/1.1), else the URL's authority (HTTP/2 :authority).
+          authorizer.checkHost(c.req.header("host") ?? new URL(c.req.url).host);
+        }
+        await next();
+      } catch (e) {
+        c.res = errorResponse(e, c);
       }
-      await next();
-    } catch (e) {
-      c.res = errorResponse(e, c);
+    };
+    if (span) {
+      await otelContext.with(span.context, handle);
+      const route = c.req.routePath;
+      if (route && route !== "/*" && route !== "*") {
+        span.setRoute(route.replace(/:([^/]+)/g, "{$1}"));
+      }
+      span.end({ status: c.res.status });
+    } else {
+      await handle();
     }
     const res = c.res;
     const headers = res.headers;

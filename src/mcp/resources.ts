@@ -16,6 +16,7 @@ import {
 import { asEmpiricError } from "../errors/errors.ts";
 import { invoke, type Operation, operation, OPERATIONS } from "../ops/mod.ts";
 import type { McpContext } from "./context.ts";
+import { traced } from "./tools.ts";
 
 export { proofUri, scenarioUri } from "../ops/mod.ts";
 
@@ -44,7 +45,11 @@ function reader(op: Operation, ctx: McpContext) {
     }
     let text: string;
     try {
-      text = r.text(await invoke(op, r.input(decoded), ctx.host));
+      text = await traced(
+        ctx,
+        { method: "resources/read", resourceUri: uri.href },
+        async () => r.text(await invoke(op, r.input(decoded), ctx.host)),
+      );
     } catch (e) {
       const err = asEmpiricError(e);
       if (err.code === "not_found" || err.code === "usage_error") {
