@@ -244,11 +244,16 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
     app.on(method, honoPath(path), handler);
   }
 
-  /** An operation's route: input from path, query or body; the call goes through invoke. */
-  function operationRoute(op: Operation): void {
-    const b = op.http!;
+  /**
+   * The route of the operations on one method and path: input from path, query or body, the
+   * operation chosen by its body discriminator when several share the route; the call goes
+   * through invoke.
+   */
+  function operationRoute(ops: Operation[]): void {
+    const b = ops[0].http!;
+    const fallback = ops.find((op) => !op.http!.discriminator) ?? ops[0];
     const inPath = [...b.path.matchAll(/\{([^}]+)\}/g)].map((m) => m[1]);
-    const numeric = b.method === "GET" ? numericFields(op.input) : new Set<string>();
+    const numeric = b.method === "GET" ? numericFields(fallback.input) : new Set<string>();
     const describe = (member: string | undefined) =>
       member === undefined
         ? (b.method === "GET" ? "the query string" : "the body")
@@ -257,9 +262,13 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
         : b.method === "GET"
         ? `query parameter ${member}`
         : `/${member}`;
-    const checkAccess = op.access === "write" || authorizer.requiresToken(op.access);
+    const needsCheck = (op: Operation) =>
+      op.access === "write" || authorizer.requiresToken(op.access);
     route(b.method, b.path, async (c) => {
-      if (checkAccess) authorizer.authorize(op.access, c.req.header("authorization"));
+      // Authorization comes before the body is read: every operation of a route shares the
+      // strictest access class among them for this check.
+      const strictest = ops.find(needsCheck);
+      if (strictest) authorizer.authorize(strictest.access, c.req.header("authorization"));
       const input: Record<string, unknown> = {};
       let bytes: Uint8Array | undefined;
       if (b.method === "GET") {
@@ -284,6 +293,9 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
         }
         input[name] = c.req.param(name);
       }
+      const op = ops.find((o) => o.http!.discriminator && o.http!.discriminator in input) ??
+        fallback;
+      const binding = op.http!;
       let out: unknown;
       try {
         out = await invoke(op, input, host, { describe });
@@ -293,7 +305,7 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
         if (e instanceof InputError && bytes) strictParseProblems(bytes);
         throw e;
       }
-      const problem = b.problem?.(out as never);
+      const problem = binding.problem?.(out as never);
       if (problem) {
         const result = out as { problems?: unknown[] };
         return problemResponse(
@@ -305,13 +317,13 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
           ),
         );
       }
-      if (b.rawBody) {
-        return new Response(b.rawBody(out as never), {
-          status: b.status ?? 200,
+      if (binding.rawBody) {
+        return new Response(binding.rawBody(out as never), {
+          status: binding.status ?? 200,
           headers: { "content-type": "application/json" },
         });
       }
-      return json(out, b.status ?? 200, b.headers?.(out as never) ?? {});
+      return json(out, binding.status ?? 200, binding.headers?.(out as never) ?? {});
     });
   }
 
@@ -321,7 +333,13 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
       headers: { "content-type": "application/json", ...headers },
     });
 
-  for (const op of OPERATIONS) if (op.http) operationRoute(op);
+  const routes = new Map<string, Operation[]>();
+  for (const op of OPERATIONS) {
+    if (!op.http) continue;
+    const key = `${op.http.method} ${op.http.path}`;
+    routes.set(key, [...(routes.get(key) ?? []), op]);
+  }
+  for (const ops of routes.values()) operationRoute(ops);
 
   const publicRoute = (path: string) => {
     const r = HTTP_ONLY_ROUTES.find((x) => x.path === path)!;

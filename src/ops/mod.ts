@@ -18,3 +18,4 @@ export * from "./constants.ts";
 export * from "./keys.ts";
 export * from "./substrates.ts";
 export type { RegistrationTrust } from "../attest/registration.ts";
+export * from "./verify_attestation.ts";

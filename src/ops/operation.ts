@@ -35,6 +35,11 @@ export interface HttpBinding<O> {
   method: "GET" | "POST";
   /** Path with `{member}` placeholders filled from input members (`/scenarios/{name}`). */
   path: string;
+  /**
+   * On a route several operations share (one method and path), this operation answers the
+   * bodies that have this member; the operation without a discriminator answers the others.
+   */
+  discriminator?: string;
   /** OpenAPI tags. */
   tags: readonly string[];
   /** Status of a successful answer (default 200). */

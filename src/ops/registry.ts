@@ -12,10 +12,12 @@ import { runScenarioOp } from "./run_scenario.ts";
 import { getScenarioClaimOp, listScenariosOp } from "./scenarios.ts";
 import { healthOp, versionOp } from "./service.ts";
 import { verifyProof } from "./verify_proof.ts";
+import { verifyAttestationOperation } from "./verify_attestation.ts";
 
 /** Every operation, in documentation order. */
 export const OPERATIONS: readonly Operation[] = [
   verifyProof,
+  verifyAttestationOperation,
   listScenariosOp,
   getScenarioClaimOp,
   canonicalizeValueOp,
@@ -41,6 +43,7 @@ export {
   readProofIndexOp,
   reindexStoreOp,
   runScenarioOp,
+  verifyAttestationOperation,
   verifyProof,
   versionOp,
 };

@@ -17,9 +17,11 @@ import { parseJson } from "../json/parse.ts";
 import type { JsonObject, JsonValue } from "../json/value.ts";
 import { isSigstoreBundle } from "../attest/dsse.ts";
 import { toPlainJson } from "../json/plain.ts";
+import { defineOperation } from "./operation.ts";
+import { COMPONENTS } from "./schemas.ts";
 
 /** Input of `verify_attestation`. */
-export const VerifyAttestationInput = z.object({
+export const VerifyAttestationInput = z.strictObject({
   envelope_json: z.string().min(1).describe(
     "the DSSE envelope's JSON text, or a Sigstore bundle v0.3 with a public-key hint",
   ),
@@ -29,7 +31,7 @@ export const VerifyAttestationInput = z.object({
   policy: z.record(z.string(), z.unknown()).optional().describe(
     "a trust policy object (docs/keys.md); its keys must be PEM text",
   ),
-});
+}).register(COMPONENTS, { id: "VerifyAttestationInput" });
 
 const SignatureCheckSchema = z.object({
   index: z.number().int(),
@@ -52,7 +54,7 @@ export const VerifyAttestationOutput = z.object({
   outcome: z.enum(["VALIDATED", "REFUTED", "INCONCLUSIVE"]).nullable(),
   proof_id: z.string().nullable().describe("for a proof record predicate: its proof_id"),
   statement: z.unknown().nullable().describe("the verified Statement (plain JSON)"),
-});
+}).register(COMPONENTS, { id: "VerifyAttestationOutput" });
 
 /** The output's type. */
 export type VerifyAttestationResult = z.infer<typeof VerifyAttestationOutput>;
@@ -112,3 +114,44 @@ export async function verifyAttestationOp(
     statement: r.statement ? toPlainJson(r.statement) : null,
   };
 }
+
+/**
+ * The `verify_attestation` operation: `POST /verify` with an `envelope_json` member, the MCP
+ * tool `verify_attestation`, `empiric verify-dsse --public-key/--policy`.
+ */
+export const verifyAttestationOperation = defineOperation({
+  name: "verify_attestation",
+  title: "Verify a public-key attestation",
+  description:
+    "Verify a DSSE envelope (or a Sigstore bundle v0.3 of one) signed with Ed25519 or ECDSA P-256 " +
+    "keys: give its JSON text in envelope_json and the trusted public keys (SubjectPublicKeyInfo " +
+    "PEM text) in public_keys, and/or a trust policy (trusted keys or key ids, minimum number of " +
+    "signatures, accepted predicate types and outcomes; docs/keys.md). Runs named steps (parse, " +
+    "signatures, trust, threshold, statement, policy) and returns verified, the step that failed " +
+    "with its stable code, every signature with its key id, the trusted signers, and for an " +
+    "empiric proof predicate the record's proof_id and outcome. No secret is needed: anyone can " +
+    "check an attestation with the signer's public key.",
+  access: "read",
+  exposure: [],
+  input: VerifyAttestationInput,
+  output: VerifyAttestationOutput,
+  http: {
+    method: "POST",
+    path: "/verify",
+    discriminator: "envelope_json",
+    tags: ["proofs"],
+    response: "The attestation's verification (verified true or false)",
+    errors: [400],
+  },
+  mcp: {
+    tool: {
+      errorText: (out) =>
+        out.verified
+          ? undefined
+          : `not verified: ${out.reason ?? "unknown"} at step ${out.step ?? "?"}: ${
+            out.message ?? "the attestation does not verify"
+          }`,
+    },
+  },
+  run: (input) => verifyAttestationOp(input),
+});

@@ -48,6 +48,7 @@ export const TOOL_NAMES = [
   "list_scenarios",
   "read_proof_index",
   "run_scenario",
+  "verify_attestation",
   "verify_proof",
 ];
 
