@@ -179,7 +179,7 @@ async function runScenarioTraced(
       analysis_plan: analysisPlanText(sc),
     });
   }
-  const substrate = openSubstrate(spec, { concurrency: resolved.scenario.probe.concurrency });
+  const substrate = openSubstrate(spec);
   let output: RunOutput;
   try {
     output = await runScenario({

@@ -1,15 +1,30 @@
 /**
- * Drive a substrate through a corpus: warm-up items, then every item once, with the probe's
- * concurrency, timeout and retries. A failed call is recorded for its item and never stops the
- * run; cancellation (the signal) stops it between calls.
+ * Drive a substrate through a corpus, measuring each item honestly:
+ *
+ * 1. Every lane (one per unit of probe concurrency; a `cmd:` lane owns one process) is started and
+ *    primed before anything is measured: the warm-up items are spread over the lanes, and a lane
+ *    without one is primed with one call on the first item's input (its answer discarded).
+ * 2. When the scenario measures latency, the harness's own overhead is calibrated on an
+ *    in-process null substrate driven through the same code (recorded with the run).
+ * 3. Each measured item's clock runs from its first attempt's start (in open-loop mode, from its
+ *    scheduled start) to its final answer, across retries. Restarting a lane's process after a
+ *    failure, and re-priming it, happen outside every item's clock (their time is subtracted when
+ *    they fall inside a retried or scheduled item's window).
+ * 4. Open-loop mode (`probe.arrival_rate`): item i is scheduled at i / rate seconds; a lane picks
+ *    the next item when free and waits for its scheduled time, so queueing behind a slow substrate
+ *    counts in the latency (no coordinated omission).
+ *
+ * A failed call is recorded for its item and never stops the run; cancellation (the signal) stops
+ * it between calls.
  *
  * @module
  */
 import { getPointer } from "../json/pointer.ts";
 import type { JsonObject, JsonValue } from "../json/value.ts";
 import type { Scenario } from "../scenario/types.ts";
-import { type Substrate, SubstrateCallError } from "../substrate/types.ts";
-import type { ItemOutcome } from "./metrics.ts";
+import { type Lane, type Substrate, SubstrateCallError } from "../substrate/types.ts";
+import type { CallOutcome } from "./observation.ts";
+import { measuresLatency } from "./observation.ts";
 import { EmpiricError } from "../errors/errors.ts";
 
 /** A monotonic clock in milliseconds (injected: `performance.now` in production). */
@@ -29,6 +44,25 @@ export interface ExecuteOptions {
   monotonic: MonotonicClock;
   onProgress?: (p: RunProgress) => void;
   signal?: AbortSignal;
+  /** Calls of the null-substrate calibration (default 200; 0 to skip). */
+  harnessCalls?: number;
+}
+
+/** The harness's own per-call overhead, measured on an in-process null substrate. */
+export interface HarnessCalibration {
+  calls: number;
+  median_ms: number;
+  max_ms: number;
+}
+
+/** What {@link executeProbe} measured. */
+export interface ExecuteResult {
+  /** One outcome per measured item, in corpus order. */
+  outcomes: CallOutcome[];
+  /** Set when the scenario measures latency. */
+  harness?: HarnessCalibration;
+  /** Lanes whose priming failed three times in a row (they were measured unprimed). */
+  unprimed: number;
 }
 
 function itemId(item: JsonObject, index: number): string {
@@ -36,29 +70,28 @@ function itemId(item: JsonObject, index: number): string {
   return typeof id === "string" ? id : typeof id === "bigint" ? id.toString() : `#${index + 1}`;
 }
 
+/** One call with a timeout; a substrate that ignores the signal still loses the race. */
 async function callOnce(
-  substrate: Substrate,
+  lane: Lane,
   input: JsonValue,
   timeoutMs: number,
   outer: AbortSignal | undefined,
 ): Promise<JsonValue> {
   const ctl = new AbortController();
-  const timer = setTimeout(() => ctl.abort(), timeoutMs);
-  const onOuter = () => ctl.abort();
+  let rejectTimeout!: (e: unknown) => void;
+  const timeout = new Promise<never>((_, reject) => (rejectTimeout = reject));
+  const timer = setTimeout(() => {
+    ctl.abort();
+    rejectTimeout(new SubstrateCallError("timeout", `no response within ${timeoutMs} ms`));
+  }, timeoutMs);
+  const onOuter = () => {
+    ctl.abort();
+    rejectTimeout(new SubstrateCallError("error", "the run was cancelled"));
+  };
   outer?.addEventListener("abort", onOuter, { once: true });
   try {
-    const result = substrate.call(input, ctl.signal);
+    const result = lane.call(input, ctl.signal);
     result.catch(() => undefined); // a late failure after a timeout is not unhandled
-    // A substrate that ignores the signal still loses the race against the timeout.
-    const timeout = new Promise<never>((_, reject) => {
-      ctl.signal.addEventListener(
-        "abort",
-        () => reject(new SubstrateCallError("timeout", `no response within ${timeoutMs} ms`)),
-        {
-          once: true,
-        },
-      );
-    });
     return await Promise.race([result, timeout]);
   } finally {
     clearTimeout(timer);
@@ -73,6 +106,52 @@ export class RunCancelled extends EmpiricError {
   }
 }
 
+const PRIMING_TRIES = 3;
+
+/**
+ * Make a lane ready and primed; false when priming failed {@link PRIMING_TRIES} times.
+ */
+async function prepare(
+  lane: Lane,
+  primeInput: JsonValue | undefined,
+  timeoutMs: number,
+  signal: AbortSignal | undefined,
+): Promise<boolean> {
+  for (let i = 0; i < PRIMING_TRIES; i++) {
+    const fresh = await lane.ready();
+    if (!fresh || primeInput === undefined) return true;
+    try {
+      await callOnce(lane, primeInput, timeoutMs, signal);
+      return true;
+    } catch {
+      if (signal?.aborted) return false;
+    }
+  }
+  await lane.ready();
+  return false;
+}
+
+/** Median and maximum of per-call overhead through the executor's call path, on a null lane. */
+async function calibrateHarness(
+  now: MonotonicClock,
+  calls: number,
+  timeoutMs: number,
+): Promise<HarnessCalibration> {
+  const lane: Lane = { ready: () => Promise.resolve(false), call: (x) => Promise.resolve(x) };
+  const times: number[] = [];
+  for (let i = 0; i < calls; i++) {
+    const start = now();
+    await callOnce(lane, null, timeoutMs, undefined);
+    times.push(now() - start);
+  }
+  times.sort((a, b) => a - b);
+  const mid = times.length >> 1;
+  const median = times.length % 2 ? times[mid] : (times[mid - 1] + times[mid]) / 2;
+  return { calls, median_ms: median, max_ms: times[times.length - 1] };
+}
+
+const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
+
 /**
  * Run the probe over the items; returns one outcome per measured item, in corpus order.
  */
@@ -81,68 +160,125 @@ export async function executeProbe(
   items: readonly JsonObject[],
   substrate: Substrate,
   options: ExecuteOptions,
-): Promise<ItemOutcome[]> {
+): Promise<ExecuteResult> {
   const { probe } = scenario;
   const now = options.monotonic;
+  const signal = options.signal;
   const t0 = now();
   const warm = items.slice(0, Math.min(probe.warmup_items, items.length));
   const measured = items.slice(warm.length);
   const send = (item: JsonObject): JsonValue | undefined => getPointer(item, probe.send);
+  const primeInput = items.map(send).find((x) => x !== undefined);
+  const laneCount = Math.min(probe.concurrency, Math.max(1, measured.length));
+  const lanes = substrate.lanes(laneCount);
 
-  for (let i = 0; i < warm.length; i++) {
-    if (options.signal?.aborted) throw new RunCancelled();
-    const input = send(warm[i]);
-    if (input !== undefined) {
-      await callOnce(substrate, input, probe.timeout_ms, options.signal).catch(() => undefined);
+  // 1. Start, warm and prime every lane.
+  let warmed = 0;
+  let unprimed = 0;
+  await Promise.all(lanes.map(async (lane, j) => {
+    const own = warm.filter((_, i) => i % laneCount === j);
+    for (const item of own) {
+      if (signal?.aborted) return;
+      await lane.ready();
+      const input = send(item);
+      if (input !== undefined) {
+        await callOnce(lane, input, probe.timeout_ms, signal).catch(() => undefined);
+      }
+      warmed++;
+      options.onProgress?.({
+        phase: "warmup",
+        done: warmed,
+        total: warm.length,
+        failures: 0,
+        elapsed_ms: now() - t0,
+      });
     }
-    options.onProgress?.({
-      phase: "warmup",
-      done: i + 1,
-      total: warm.length,
-      failures: 0,
-      elapsed_ms: now() - t0,
-    });
-  }
+    if (!(await prepare(lane, primeInput, probe.timeout_ms, signal))) unprimed++;
+  }));
+  if (signal?.aborted) throw new RunCancelled();
 
-  const outcomes: ItemOutcome[] = new Array(measured.length);
+  // 2. The harness's own overhead.
+  const harness = measuresLatency(scenario) && (options.harnessCalls ?? 200) > 0
+    ? await calibrateHarness(now, options.harnessCalls ?? 200, probe.timeout_ms)
+    : undefined;
+
+  // 3. Measure.
+  const outcomes: CallOutcome[] = new Array(measured.length);
+  const rate = probe.arrival_rate;
+  const tStart = now();
   let next = 0;
   let done = 0;
   let failures = 0;
-  const worker = async () => {
+  const runLane = async (lane: Lane) => {
     while (next < measured.length) {
-      if (options.signal?.aborted) return;
+      if (signal?.aborted) return;
       const index = next++;
       const item = measured[index];
       const id = itemId(item, warm.length + index);
       const input = send(item);
-      let outcome: ItemOutcome;
+      let outcome: CallOutcome;
+      let scheduled: number | undefined;
+      if (rate !== undefined) {
+        scheduled = (index * 1000) / rate;
+        const wait = tStart + scheduled - now();
+        if (wait > 0) await sleep(wait);
+      }
       if (input === undefined) {
         outcome = {
-          ok: false,
           index,
           id,
-          latency_ms: 0,
+          ok: false,
           attempts: 0,
+          elapsed_ms: 0,
           failure: { kind: "invalid_item", message: `the item has no ${probe.send}` },
         };
       } else {
         let attempts = 0;
+        const attemptFailures: string[] = [];
+        let excluded = 0;
+        let clockStart = scheduled === undefined ? undefined : tStart + scheduled;
         for (;;) {
+          // Restart and prime outside the clock (only the part inside the item's window counts
+          // as excluded time).
+          const p0 = now();
+          await prepare(lane, primeInput, probe.timeout_ms, signal);
+          const p1 = now();
+          if (clockStart !== undefined) excluded += Math.max(0, p1 - Math.max(p0, clockStart));
           attempts++;
           const start = now();
+          clockStart ??= start;
           try {
-            const result = await callOnce(substrate, input, probe.timeout_ms, options.signal);
-            outcome = { ok: true, index, id, latency_ms: now() - start, result, attempts };
+            const result = await callOnce(lane, input, probe.timeout_ms, signal);
+            outcome = {
+              index,
+              id,
+              ok: true,
+              result,
+              attempts,
+              elapsed_ms: now() - clockStart - excluded,
+            };
             break;
           } catch (e) {
             const failure = e instanceof SubstrateCallError
               ? { kind: e.kind, message: e.message }
               : { kind: "error", message: (e as Error)?.message ?? String(e) };
-            outcome = { ok: false, index, id, latency_ms: now() - start, failure, attempts };
-            if (attempts > probe.retries || options.signal?.aborted) break;
+            if (attempts > probe.retries || signal?.aborted) {
+              outcome = {
+                index,
+                id,
+                ok: false,
+                failure,
+                attempts,
+                elapsed_ms: now() - clockStart - excluded,
+              };
+              break;
+            }
+            attemptFailures.push(failure.kind);
           }
         }
+        if (attemptFailures.length > 0) outcome.attempt_failures = attemptFailures;
       }
+      if (scheduled !== undefined) outcome.scheduled_ms = scheduled;
       outcomes[index] = outcome;
       done++;
       if (!outcome.ok) failures++;
@@ -155,9 +291,7 @@ export async function executeProbe(
       });
     }
   };
-  await Promise.all(
-    Array.from({ length: Math.min(probe.concurrency, Math.max(1, measured.length)) }, worker),
-  );
-  if (options.signal?.aborted) throw new RunCancelled();
-  return outcomes;
+  await Promise.all(lanes.map(runLane));
+  if (signal?.aborted) throw new RunCancelled();
+  return { outcomes, ...(harness ? { harness } : {}), unprimed };
 }

@@ -17,8 +17,20 @@ import type { LoadedDataset } from "../scenario/types.ts";
 import type { Substrate } from "../substrate/types.ts";
 import { signRecord } from "../record/sign.ts";
 import { type ProofRecord, SCHEMA_VERSION, type UnsignedRecord } from "../record/types.ts";
-import { type Analysis, analysisPlanText, analyze, thresholdOf } from "./analyze.ts";
-import { executeProbe, type MonotonicClock, type RunProgress } from "./execute.ts";
+import {
+  type Analysis,
+  analysisPlanText,
+  analyze,
+  failedAnalysis,
+  thresholdOf,
+} from "./analyze.ts";
+import {
+  executeProbe,
+  type HarnessCalibration,
+  type MonotonicClock,
+  type RunProgress,
+} from "./execute.ts";
+import { buildObservations, type Observation } from "./observation.ts";
 import { buildProvenance } from "./provenance.ts";
 import type { JsonObject } from "../json/value.ts";
 
@@ -59,6 +71,10 @@ export interface RunOutput {
   analysis: Analysis;
   datasets: LoadedDataset[];
   runId: string;
+  /** One per measured item, in corpus order: with the scenario, all the analysis reads. */
+  observations: Observation[];
+  /** The harness's own overhead (latency scenarios). */
+  harness?: HarnessCalibration;
 }
 
 /** RFC 3339 UTC with `Z` (milliseconds unless whole seconds). */
@@ -107,11 +123,13 @@ export async function runScenario(inputs: RunInputs): Promise<RunOutput> {
     )).slice(0, 32)
     : runId;
 
-  const outcomes = await executeProbe(scenario, corpus, substrate, {
+  const executed = await executeProbe(scenario, corpus, substrate, {
     monotonic: inputs.monotonic,
     onProgress: inputs.onProgress,
     signal: inputs.signal,
   });
+  const measuredItems = corpus.slice(Math.min(scenario.probe.warmup_items, corpus.length));
+  const observations = buildObservations(scenario, measuredItems, executed.outcomes);
   const endedAt = rfc3339(clock());
   inputs.onProgress?.({
     phase: "analyze",
@@ -120,13 +138,19 @@ export async function runScenario(inputs: RunInputs): Promise<RunOutput> {
     failures: 0,
     elapsed_ms: 0,
   });
-  const analysis = analyze(
-    scenario,
-    corpus,
-    outcomes,
-    (done, total) =>
-      inputs.onProgress?.({ phase: "analyze", done, total, failures: 0, elapsed_ms: 0 }),
-  );
+  // Every run that measured something produces a record: a crash inside the analysis becomes
+  // INCONCLUSIVE with the reason.
+  let analysis: Analysis;
+  try {
+    analysis = analyze(
+      scenario,
+      observations,
+      (done, total) =>
+        inputs.onProgress?.({ phase: "analyze", done, total, failures: 0, elapsed_ms: 0 }),
+    );
+  } catch (e) {
+    analysis = failedAnalysis(scenario, observations, e);
+  }
 
   const substrateName = inputs.substrateName ?? substrate.defaultName;
   const substrateCommit = inputs.substrateCommit ?? "unknown";
@@ -189,6 +213,9 @@ export async function runScenario(inputs: RunInputs): Promise<RunOutput> {
       startedAt: created,
       endedAt,
       lineage,
+      scenario,
+      analysis,
+      harness: executed.harness,
     }),
   };
   const record = await signRecord(unsigned, inputs.key);
@@ -199,5 +226,12 @@ export async function runScenario(inputs: RunInputs): Promise<RunOutput> {
     failures: analysis.failures.length,
     elapsed_ms: 0,
   });
-  return { record, analysis, datasets, runId: runIdFinal };
+  return {
+    record,
+    analysis,
+    datasets,
+    runId: runIdFinal,
+    observations,
+    ...(executed.harness ? { harness: executed.harness } : {}),
+  };
 }

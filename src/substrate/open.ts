@@ -11,7 +11,6 @@ import type { Substrate } from "./types.ts";
 
 /** Options for opening a substrate. */
 export interface OpenOptions {
-  concurrency: number;
   env?: Record<string, string>;
   cwd?: string;
   fetch?: typeof fetch;
@@ -23,11 +22,11 @@ export interface OpenOptions {
  * @example
  * ```ts
  * import { openSubstrate } from "./open.ts";
- * const s = openSubstrate("builtin:calculator", { concurrency: 1 });
+ * const s = openSubstrate("builtin:calculator");
  * console.assert(s.defaultName === "calculator");
  * ```
  */
-export function openSubstrate(spec: string, options: OpenOptions): Substrate {
+export function openSubstrate(spec: string, options: OpenOptions = {}): Substrate {
   if (spec.startsWith("builtin:")) {
     const s = openBuiltinSubstrate(spec.slice("builtin:".length));
     if (!s) {
@@ -40,7 +39,9 @@ export function openSubstrate(spec: string, options: OpenOptions): Substrate {
     }
     return s;
   }
-  if (spec.startsWith("cmd:")) return openCmdSubstrate(spec.slice(4).trim(), options);
+  if (spec.startsWith("cmd:")) {
+    return openCmdSubstrate(spec.slice(4).trim(), { env: options.env, cwd: options.cwd });
+  }
   if (/^https?:\/\//.test(spec)) return openHttpSubstrate(spec, options.fetch);
   throw new ScenarioError(
     "substrate_unavailable",
