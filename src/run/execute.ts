@@ -25,7 +25,7 @@ import type { Scenario } from "../scenario/types.ts";
 import { type Lane, type Substrate, SubstrateCallError } from "../substrate/types.ts";
 import type { CallOutcome } from "./observation.ts";
 import { measuresLatency } from "./observation.ts";
-import { EmpiricError } from "../errors/errors.ts";
+import { EmpiricError, ScenarioError } from "../errors/errors.ts";
 
 /** A monotonic clock in milliseconds (injected: `performance.now` in production). */
 export type MonotonicClock = () => number;
@@ -106,29 +106,37 @@ export class RunCancelled extends EmpiricError {
   }
 }
 
+/** Priming attempts per lane before measuring; one per restart while measuring. */
 const PRIMING_TRIES = 3;
 
+/** A priming call answers from a process that is still starting: it gets at least this long. */
+const PRIMING_TIMEOUT_MS = 10_000;
+
 /**
- * Make a lane ready and primed; false when priming failed {@link PRIMING_TRIES} times.
+ * Make a lane ready and primed. Returns undefined when primed (or nothing to prime), else the
+ * last priming failure (the lane is then left started but unprimed).
  */
 async function prepare(
   lane: Lane,
   primeInput: JsonValue | undefined,
   timeoutMs: number,
   signal: AbortSignal | undefined,
-): Promise<boolean> {
-  for (let i = 0; i < PRIMING_TRIES; i++) {
+  tries = 1,
+): Promise<string | undefined> {
+  let last = "";
+  for (let i = 0; i < tries; i++) {
     const fresh = await lane.ready();
-    if (!fresh || primeInput === undefined) return true;
+    if (!fresh || primeInput === undefined) return undefined;
     try {
-      await callOnce(lane, primeInput, timeoutMs, signal);
-      return true;
-    } catch {
-      if (signal?.aborted) return false;
+      await callOnce(lane, primeInput, Math.max(timeoutMs, PRIMING_TIMEOUT_MS), signal);
+      return undefined;
+    } catch (e) {
+      last = (e as Error)?.message ?? String(e);
+      if (signal?.aborted) return last;
     }
   }
   await lane.ready();
-  return false;
+  return last;
 }
 
 /** Median and maximum of per-call overhead through the executor's call path, on a null lane. */
@@ -175,6 +183,7 @@ export async function executeProbe(
   // 1. Start, warm and prime every lane.
   let warmed = 0;
   let unprimed = 0;
+  let primingError = "";
   await Promise.all(lanes.map(async (lane, j) => {
     const own = warm.filter((_, i) => i % laneCount === j);
     for (const item of own) {
@@ -193,9 +202,19 @@ export async function executeProbe(
         elapsed_ms: now() - t0,
       });
     }
-    if (!(await prepare(lane, primeInput, probe.timeout_ms, signal))) unprimed++;
+    const failed = await prepare(lane, primeInput, probe.timeout_ms, signal, PRIMING_TRIES);
+    if (failed !== undefined) {
+      unprimed++;
+      primingError = failed;
+    }
   }));
   if (signal?.aborted) throw new RunCancelled();
+  if (unprimed === lanes.length && measured.length > 0) {
+    throw new ScenarioError(
+      "substrate_unavailable",
+      `the substrate did not answer a priming call (the first item's input) on any of its ${lanes.length} lanes in ${PRIMING_TRIES} tries each, so nothing was measured: ${primingError}`,
+    );
+  }
 
   // 2. The harness's own overhead.
   const harness = measuresLatency(scenario) && (options.harnessCalls ?? 200) > 0
