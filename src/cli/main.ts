@@ -13,6 +13,7 @@ import { mcpCommand } from "./commands/mcp.ts";
 import { proofsCommand, runCommand, scenariosCommand } from "./commands/run.ts";
 import { exportCommands } from "./commands/export.ts";
 import { httpCommand } from "./commands/http.ts";
+import { planCommand } from "./commands/plan.ts";
 import type { OpsEnvironment } from "../ops/environment.ts";
 import type { AnyCommand, CliHost } from "./host.ts";
 
@@ -52,6 +53,7 @@ export async function main(
   program.addCommand(canonicalizeCommand(host));
   program.addCommand(runCommand(host, opsEnv, setExit));
   program.addCommand(scenariosCommand(host, opsEnv));
+  program.addCommand(planCommand(host, opsEnv));
   program.addCommand(proofsCommand(host));
   for (const c of exportCommands(host, setExit)) program.addCommand(c);
   program.addCommand(httpCommand(host));

@@ -10,3 +10,4 @@ export * from "./environment.ts";
 export * from "./scenarios.ts";
 export * from "./proof_index.ts";
 export * from "./run_scenario.ts";
+export * from "./plan.ts";

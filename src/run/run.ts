@@ -31,6 +31,7 @@ import {
   type RunProgress,
 } from "./execute.ts";
 import { buildObservations, type Observation } from "./observation.ts";
+import { decidabilityWarnings } from "./plan.ts";
 import { buildProvenance } from "./provenance.ts";
 import type { JsonObject } from "../json/value.ts";
 
@@ -75,6 +76,8 @@ export interface RunOutput {
   observations: Observation[];
   /** The harness's own overhead (latency scenarios). */
   harness?: HarnessCalibration;
+  /** Why the plan cannot decide as hoped (min_n below the smallest decidable n, ...). */
+  warnings: string[];
 }
 
 /** RFC 3339 UTC with `Z` (milliseconds unless whole seconds). */
@@ -108,6 +111,11 @@ export async function runScenario(inputs: RunInputs): Promise<RunOutput> {
       if (match) (item as JsonObject)["$reference"] = match;
     }
   }
+
+  const warnings = decidabilityWarnings(
+    scenario,
+    Math.max(0, corpus.length - scenario.probe.warmup_items),
+  );
 
   const startedAtMs = clock();
   const created = rfc3339(startedAtMs);
@@ -233,5 +241,6 @@ export async function runScenario(inputs: RunInputs): Promise<RunOutput> {
     runId: runIdFinal,
     observations,
     ...(executed.harness ? { harness: executed.harness } : {}),
+    warnings,
   };
 }

@@ -155,6 +155,12 @@ export function runCommand(
           if (opts.out) host.stdout(`  written:  ${opts.out}\n`);
           host.stdout(`  proof_id: ${r.proof_id}\n`);
         }
+        if (!opts.json) {
+          for (const w of r.warnings) host.stderr(`empiric: warning: ${w}\n`);
+          if (r.retried.length > 0) {
+            host.stderr(`empiric: ${r.retried.length} of ${r.measured} items needed retries\n`);
+          }
+        }
         if (r.failures.length > 0 && !opts.json) {
           host.stderr(`empiric: ${r.failures.length} of ${r.measured} items failed:\n`);
           for (const f of r.failures.slice(0, 10)) {
