@@ -247,13 +247,12 @@ function analyzePillar(
         : undefined;
       const beta = (1 - analysis.confidence) / 2;
       if (refused === undefined && exactError !== undefined && exactError > beta * (1 + 1e-9)) {
-        refused = `the Wilson rule's exact one-sided error at n=${sample.values.length} for ${
-          t.comparator
-        } ${shortNumber(Number(t.value))} is ${
-          shortNumber(exactError * 100)
-        }%, above the ${
-          shortNumber(beta * 100)
-        }% the interval promises; use clopper_pearson`;
+        refused =
+          `the Wilson rule's exact one-sided error at n=${sample.values.length} for ${t.comparator} ${
+            shortNumber(Number(t.value))
+          } is ${shortNumber(exactError * 100)}%, above the ${
+            shortNumber(beta * 100)
+          }% the interval promises; use clopper_pearson`;
       }
     }
     let estimateHigh: number | undefined;
@@ -377,7 +376,9 @@ export function analyze(
   const stat = `${deciding.spec.name} = ${shortNumber(observed)}${
     deciding.estimateHigh !== undefined && deciding.estimateHigh !== observed ? " or more" : ""
   } ${unit}`.trimEnd();
-  const failedNote = deciding.failed > 0 ? `, ${deciding.failed} failed items counted as ${deciding.policy}` : "";
+  const failedNote = deciding.failed > 0
+    ? `, ${deciding.failed} failed items counted as ${deciding.policy}`
+    : "";
   const ci = deciding.spec.interval !== "none" && deciding.refused === undefined
     ? ` (${conf} ${METHOD_TEXT[deciding.spec.interval]} CI ${shortNumber(iv.low)} to ${
       shortNumber(iv.high)
@@ -444,7 +445,8 @@ export function analyze(
     }%.`;
   }
   if (retried.length > 0) {
-    reasoning += ` ${retried.length} items needed retries; their latency runs from the first attempt.`;
+    reasoning +=
+      ` ${retried.length} items needed retries; their latency runs from the first attempt.`;
   }
   return {
     pillars,
@@ -481,7 +483,8 @@ export function failedAnalysis(
     pillars,
     outcome: "INCONCLUSIVE",
     observed_value: 0,
-    reasoning: `${observations.length} items were measured, but ${reason}; no verdict can be drawn.`,
+    reasoning:
+      `${observations.length} items were measured, but ${reason}; no verdict can be drawn.`,
     failures: observations.filter((o) => !o.ok).map((o) => ({
       id: o.id,
       kind: o.failure?.kind ?? "error",
@@ -532,15 +535,19 @@ export function analysisPlanText(s: Scenario): string {
         s.metrics[x.metric].range!.map(floatRepr).join(", ")
       }]`
       : `${METHOD_TEXT[x.interval]} interval`;
-    return `${x.name} = ${st} of metric ${x.metric} (${
-      s.metrics[x.metric].kind
-    }), ${iv}; ${policyText(s, x)}`;
+    return `${x.name} = ${st} of metric ${x.metric} (${s.metrics[x.metric].kind}), ${iv}; ${
+      policyText(s, x)
+    }`;
   });
   const t = s.claim.threshold;
   const probe = [
-    `Probe: send ${p.send || "the whole item"} per item, timeout ${p.timeout_ms} ms, ${p.retries} retries (latency runs from the first attempt), concurrency ${p.concurrency}, ${p.warmup_items} warm-up items; every lane is started and primed before measuring, and restarts are outside every item's clock`,
+    `Probe: send ${
+      p.send || "the whole item"
+    } per item, timeout ${p.timeout_ms} ms, ${p.retries} retries (latency runs from the first attempt), concurrency ${p.concurrency}, ${p.warmup_items} warm-up items; every lane is started and primed before measuring, and restarts are outside every item's clock`,
     p.arrival_rate !== undefined
-      ? `; open loop at ${floatRepr(p.arrival_rate)} calls per second, each measured from its scheduled start.`
+      ? `; open loop at ${
+        floatRepr(p.arrival_rate)
+      } calls per second, each measured from its scheduled start.`
       : ".",
   ].join("");
   const decision = a.decision === "interval"

@@ -113,14 +113,12 @@ export function planScenario(
   const threshold = Number(t.value);
   const beta = (1 - a.confidence) / 2;
   const def = defaultAssumption(s);
-  const assumption = assume === undefined
-    ? { ...def, source: "default" as const }
-    : {
-      value: assume,
-      meaning: meaningOf(s),
-      source: "given" as const,
-      ...(sd ?? def.sd) !== undefined ? { sd: sd ?? def.sd } : {},
-    };
+  const assumption = assume === undefined ? { ...def, source: "default" as const } : {
+    value: assume,
+    meaning: meaningOf(s),
+    source: "given" as const,
+    ...(sd ?? def.sd) !== undefined ? { sd: sd ?? def.sd } : {},
+  };
   if (assume === undefined && sd !== undefined) assumption.sd = sd;
   const q: PowerQuestion = {
     statistic,

@@ -101,9 +101,7 @@ export function pillarEntities(
     }
     if (iv.skewness !== undefined) attrs["empiric:skewness"] = iv.skewness;
     if (p.estimateHigh !== undefined) {
-      attrs["empiric:estimate_high"] = Number.isFinite(p.estimateHigh)
-        ? p.estimateHigh
-        : UNBOUNDED;
+      attrs["empiric:estimate_high"] = Number.isFinite(p.estimateHigh) ? p.estimateHigh : UNBOUNDED;
     }
     if (p.exactError !== undefined) attrs["empiric:exact_one_sided_error"] = p.exactError;
     if (p.refused !== undefined) attrs["empiric:refused"] = p.refused;
@@ -193,7 +191,10 @@ export function buildProvenance(i: ProvenanceInputs): JsonObject {
         "prov:activity": run,
         "prov:time": i.endedAt,
       };
-      derived[`_:derived/pillar/${name}`] = { "prov:generatedEntity": result, "prov:usedEntity": id };
+      derived[`_:derived/pillar/${name}`] = {
+        "prov:generatedEntity": result,
+        "prov:usedEntity": id,
+      };
     }
   }
   const activityAttrs: JsonObject = {

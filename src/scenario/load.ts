@@ -229,16 +229,23 @@ export function checkSemantics(s: Scenario): { pointer: string; message: string 
           `proportion needs a 0/1 metric (success or exact_match); "${p.metric}" is ${m.kind}`,
       });
     }
-    if ((p.interval === "wilson" || p.interval === "clopper_pearson") && p.statistic !== "proportion") {
+    if (
+      (p.interval === "wilson" || p.interval === "clopper_pearson") && p.statistic !== "proportion"
+    ) {
       out.push({
         pointer: `${at}/interval`,
         message: `${p.interval} applies only to statistic proportion`,
       });
     }
     if ((p.interval === "t" || p.interval === "bounded") && p.statistic !== "mean") {
-      out.push({ pointer: `${at}/interval`, message: `${p.interval} applies only to statistic mean` });
+      out.push({
+        pointer: `${at}/interval`,
+        message: `${p.interval} applies only to statistic mean`,
+      });
     }
-    if (p.interval === "order_statistic" && p.statistic !== "quantile" && p.statistic !== "median") {
+    if (
+      p.interval === "order_statistic" && p.statistic !== "quantile" && p.statistic !== "median"
+    ) {
       out.push({
         pointer: `${at}/interval`,
         message: "order_statistic applies only to statistics quantile and median",
@@ -247,7 +254,8 @@ export function checkSemantics(s: Scenario): { pointer: string; message: string 
     if (p.interval === "bounded" && m.range === undefined) {
       out.push({
         pointer: `${at}/interval`,
-        message: `bounded needs a range [lo, hi] on metric ${p.metric} (every value must lie in it)`,
+        message:
+          `bounded needs a range [lo, hi] on metric ${p.metric} (every value must lie in it)`,
       });
     }
     const numeric = m.kind === "abs_error" || m.kind === "reported" ||

@@ -202,11 +202,9 @@ export function calibrate(cell: CalibrationCell): CalibrationResult {
   const mcSe = Math.sqrt((beta * (1 - beta)) / cell.runs);
   const bound = beta + 3 * mcSe;
   const predicted = predictedPower(cell, threshold, truth, confidence);
-  const passes = cell.placement === "at"
-    ? rate <= bound
-    : predicted === null ||
-      Math.abs(rate - predicted) <=
-        3 * Math.sqrt((predicted * (1 - predicted)) / cell.runs) + 0.005;
+  const passes = cell.placement === "at" ? rate <= bound : predicted === null ||
+    Math.abs(rate - predicted) <=
+      3 * Math.sqrt((predicted * (1 - predicted)) / cell.runs) + 0.005;
   return { cell, threshold, validated, rate, inconclusive, mcSe, bound, predicted, passes };
 }
 

@@ -139,9 +139,7 @@ export function crossCheckInterval(
       const p = s.kind === "median" ? 0.5 : (s as { p: number }).p;
       const ranks = orderStatisticRanksBySummation(n, p, opts.confidence);
       const known = values.slice().sort((a, b) => a - b);
-      const high_ = values.map((v, i) => (opts.censored?.[i] ? Infinity : v)).sort((a, b) =>
-        a - b
-      );
+      const high_ = values.map((v, i) => (opts.censored?.[i] ? Infinity : v)).sort((a, b) => a - b);
       low = ranks.lower === 0 ? -Infinity : known[ranks.lower - 1];
       high = ranks.upper > n ? Infinity : high_[ranks.upper - 1];
       route = `${EMPIRIC_ROUTE} binomial summation, ranks ${ranks.lower} and ${ranks.upper}`;
@@ -168,7 +166,8 @@ export function crossCheckInterval(
         Math.sqrt(n);
       low = mean - half;
       high = mean + half;
-      route = `${CROSS_CHECK_LIBRARY.name} ${CROSS_CHECK_LIBRARY.version} mean, stdev, studentt.inv`;
+      route =
+        `${CROSS_CHECK_LIBRARY.name} ${CROSS_CHECK_LIBRARY.version} mean, stdev, studentt.inv`;
       break;
     }
     case "bounded": {
@@ -206,9 +205,11 @@ export function crossCheckInterval(
     low,
     high,
     text: `bounds: ${route} = [${fmtBound(low)}, ${fmtBound(high)}]; ${
-      agrees ? `agree ${what}` : `DISAGREE with [${fmtBound(result.low)}, ${
-        fmtBound(result.high)
-      }] beyond ${what.replace(/^(exactly|within) /, "")}`
+      agrees
+        ? `agree ${what}`
+        : `DISAGREE with [${fmtBound(result.low)}, ${fmtBound(result.high)}] beyond ${
+          what.replace(/^(exactly|within) /, "")
+        }`
     }`,
   };
 }

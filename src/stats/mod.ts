@@ -30,7 +30,7 @@ export {
   structuralRefusal,
 } from "./interval.ts";
 export { crossCheckInterval, crossCheckStatistic } from "./cross_check.ts";
-export { binomialCdf, binomialQuantile, betaQuantile, studentTQuantile } from "./distributions.ts";
+export { betaQuantile, binomialCdf, binomialQuantile, studentTQuantile } from "./distributions.ts";
 export { binomialCdfTable, binomialUpperTail } from "./binomial_exact.ts";
 export {
   orderStatisticInterval,

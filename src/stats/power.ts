@@ -106,7 +106,7 @@ function proportionPower(q: PowerQuestion, n: number, p: number): number {
  *   assume: 0.99, // 99% of calls at or below 5 ms
  * };
  * assert.equal(powerAt(q, 50), 0); // p95 needs 72 items for an upper bound
- * assert.ok(powerAt(q, 200)! > 0.9);
+ * assert.ok(powerAt(q, 300)! > 0.9);
  * ```
  */
 export function powerAt(q: PowerQuestion, n: number): number | null {
@@ -127,7 +127,9 @@ export function powerAt(q: PowerQuestion, n: number): number | null {
         ? (k0 < 0 ? 0 : binomialCdf(k0, n, q.assume))
         : (k0 > n ? 0 : 1 - binomialCdf(k0 - 1, n, q.assume));
     }
-    if (q.method === "wilson" && wilsonExactError(n, q.threshold, q.comparator, q.confidence) > beta) {
+    if (
+      q.method === "wilson" && wilsonExactError(n, q.threshold, q.comparator, q.confidence) > beta
+    ) {
       return 0;
     }
     return proportionPower(q, n, q.assume);
@@ -218,7 +220,9 @@ export function smallestDecidableN(q: PowerQuestion): number | null {
     case "bounded": {
       if (!q.range) return null;
       const [a, b] = q.range;
-      const gap = upperSide(q.comparator) ? (q.threshold - a) / (b - a) : (b - q.threshold) / (b - a);
+      const gap = upperSide(q.comparator)
+        ? (q.threshold - a) / (b - a)
+        : (b - q.threshold) / (b - a);
       if (!(gap > 0)) return null;
       const beta = (1 - q.confidence) / 2;
       return Math.max(1, Math.ceil(Math.log(1 / beta) / (2 * gap * gap)));

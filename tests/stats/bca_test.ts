@@ -75,7 +75,12 @@ Deno.test("bca: shifted towards the long tail for skewed data", () => {
   const dist = bootstrapDistribution(values, { kind: "mean" }, 4000, 11);
   const pct = percentileInterval(dist, 0.95);
   // (estimateInterval refuses a bootstrap on 60 skewed values; the method itself is tested here.)
-  const bca = bcaInterval(dist, ss.mean(values), jackknifeAcceleration(values, { kind: "mean" }), 0.95);
+  const bca = bcaInterval(
+    dist,
+    ss.mean(values),
+    jackknifeAcceleration(values, { kind: "mean" }),
+    0.95,
+  );
   assert.ok(bca.low > pct.low, `low ${bca.low} vs ${pct.low}`);
   assert.ok(bca.high > pct.high, `high ${bca.high} vs ${pct.high}`);
   assert.ok(bca.low <= ss.mean(values) && ss.mean(values) <= bca.high);
@@ -85,7 +90,10 @@ Deno.test("bca: large n for quantiles (speed is measured in bench/run.ts)", () =
   const values = normalSample(5, 10_000);
   const s = { kind: "quantile", p: 0.95 } as const;
   const dist = bootstrapDistribution(values, s, 500, 1);
-  const r = { ...bcaInterval(dist, ss.quantile(values, 0.95), jackknifeAcceleration(values, s), 0.95), estimate: ss.quantile(values, 0.95) };
+  const r = {
+    ...bcaInterval(dist, ss.quantile(values, 0.95), jackknifeAcceleration(values, s), 0.95),
+    estimate: ss.quantile(values, 0.95),
+  };
   assert.ok(r.low < r.estimate && r.estimate < r.high);
   assert.ok(Math.abs(r.estimate - 1.645) < 0.1);
 });

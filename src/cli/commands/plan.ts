@@ -36,11 +36,15 @@ export function planCommand(host: CliHost, env: () => Promise<OpsEnvironment>): 
     .option("--scenario-dir <dir>", "directory searched for scenario names", "scenarios")
     .option("--json", "print the report as JSON")
     .action(async (scenario, opts) => {
-      const r = await planOp({
-        scenario,
-        ...(opts.assume !== undefined ? { assume: number(opts.assume, "--assume") } : {}),
-        ...(opts.sd !== undefined ? { sd: number(opts.sd, "--sd") } : {}),
-      }, await env(), opts.scenarioDir);
+      const r = await planOp(
+        {
+          scenario,
+          ...(opts.assume !== undefined ? { assume: number(opts.assume, "--assume") } : {}),
+          ...(opts.sd !== undefined ? { sd: number(opts.sd, "--sd") } : {}),
+        },
+        await env(),
+        opts.scenarioDir,
+      );
       if (opts.json) {
         host.stdout(JSON.stringify(r) + "\n");
         return;
