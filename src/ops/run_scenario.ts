@@ -77,10 +77,6 @@ export interface RunScenarioResult {
   path: string | null;
   measured: number;
   failures: { id: string; kind: string; message: string }[];
-  /** Items that needed more than one attempt. */
-  retried: { id: string; attempts: number }[];
-  /** Why the plan cannot decide as hoped (see `empiric plan`). */
-  warnings: string[];
   output: RunOutput;
 }
 
@@ -217,8 +213,6 @@ async function runScenarioTraced(
     path,
     measured: output.analysis.measured,
     failures: output.analysis.failures,
-    retried: output.analysis.retried,
-    warnings: output.warnings,
     output,
   };
 }

@@ -93,7 +93,7 @@ Deno.test("a retried item's latency runs from its first attempt; attempts are ke
     substrate: `cmd:python3 ${SCRIPTED} --state ${state}`,
   }, { env: await testEnv(), key: TEST_SIGN_KEY });
   assert.equal(r.failures.length, 0, "the retries succeeded");
-  assert.equal(r.retried.length, 5);
+  assert.equal(r.output.analysis.retried.length, 5);
   for (const o of r.output.observations) {
     if (o.item % 4 === 1) {
       assert.equal(o.attempts, 2);

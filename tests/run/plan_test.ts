@@ -38,7 +38,7 @@ Deno.test("plan: p99 needs 368 items; min_n 100 and a 190-item corpus are warned
   assert.ok(r.warnings.some((w) => /190 measured items, fewer than the 368/.test(w)));
   // `run` says the same before its (INCONCLUSIVE) verdict.
   const run = await runScenarioOp({ scenario: path }, { env: await testEnv(), key: TEST_SIGN_KEY });
-  assert.ok(run.warnings.some((w) => /min_n 100 is below 368/.test(w)));
+  assert.ok(run.output.warnings.some((w) => /min_n 100 is below 368/.test(w)));
   assert.notEqual(run.outcome, "VALIDATED");
 });
 

@@ -156,9 +156,10 @@ export function runCommand(
           host.stdout(`  proof_id: ${r.proof_id}\n`);
         }
         if (!opts.json) {
-          for (const w of r.warnings) host.stderr(`empiric: warning: ${w}\n`);
-          if (r.retried.length > 0) {
-            host.stderr(`empiric: ${r.retried.length} of ${r.measured} items needed retries\n`);
+          for (const w of r.output.warnings) host.stderr(`empiric: warning: ${w}\n`);
+          const retried = r.output.analysis.retried;
+          if (retried.length > 0) {
+            host.stderr(`empiric: ${retried.length} of ${r.measured} items needed retries\n`);
           }
         }
         if (r.failures.length > 0 && !opts.json) {
