@@ -26,6 +26,7 @@ import { type Lane, type Substrate, SubstrateCallError } from "../substrate/type
 import type { CallOutcome } from "./observation.ts";
 import { measuresLatency } from "./observation.ts";
 import { EmpiricError, ScenarioError } from "../errors/errors.ts";
+import { Deadlines } from "./deadlines.ts";
 
 /** A monotonic clock in milliseconds (injected: `performance.now` in production). */
 export type MonotonicClock = () => number;
@@ -70,20 +71,39 @@ function itemId(item: JsonObject, index: number): string {
   return typeof id === "string" ? id : typeof id === "bigint" ? id.toString() : `#${index + 1}`;
 }
 
-/** One call with a timeout; a substrate that ignores the signal still loses the race. */
+/** A signal that never fires, for lanes that are stopped through `abort()` instead. */
+const NEVER = new AbortController().signal;
+
+/**
+ * One call with a timeout. A lane with `abort()` (a `cmd:` lane) is stopped through it and its
+ * own rejection is awaited directly; any other lane gets an aborted signal, and loses a race
+ * against the timeout should it ignore the signal.
+ */
 async function callOnce(
   lane: Lane,
   input: JsonValue,
   timeoutMs: number,
   outer: AbortSignal | undefined,
+  deadlines: Deadlines,
 ): Promise<JsonValue> {
+  if (lane.abort) {
+    const cancel = deadlines.add(timeoutMs, () => lane.abort!());
+    const onOuter = () => lane.abort!();
+    outer?.addEventListener("abort", onOuter, { once: true });
+    try {
+      return await lane.call(input, NEVER);
+    } finally {
+      cancel();
+      outer?.removeEventListener("abort", onOuter);
+    }
+  }
   const ctl = new AbortController();
   let rejectTimeout!: (e: unknown) => void;
   const timeout = new Promise<never>((_, reject) => (rejectTimeout = reject));
-  const timer = setTimeout(() => {
+  const cancel = deadlines.add(timeoutMs, () => {
     ctl.abort();
     rejectTimeout(new SubstrateCallError("timeout", `no response within ${timeoutMs} ms`));
-  }, timeoutMs);
+  });
   const onOuter = () => {
     ctl.abort();
     rejectTimeout(new SubstrateCallError("error", "the run was cancelled"));
@@ -94,7 +114,7 @@ async function callOnce(
     result.catch(() => undefined); // a late failure after a timeout is not unhandled
     return await Promise.race([result, timeout]);
   } finally {
-    clearTimeout(timer);
+    cancel();
     outer?.removeEventListener("abort", onOuter);
   }
 }
@@ -121,6 +141,7 @@ async function prepare(
   primeInput: JsonValue | undefined,
   timeoutMs: number,
   signal: AbortSignal | undefined,
+  deadlines: Deadlines,
   tries = 1,
 ): Promise<string | undefined> {
   let last = "";
@@ -128,7 +149,7 @@ async function prepare(
     const fresh = await lane.ready();
     if (!fresh || primeInput === undefined) return undefined;
     try {
-      await callOnce(lane, primeInput, Math.max(timeoutMs, PRIMING_TIMEOUT_MS), signal);
+      await callOnce(lane, primeInput, Math.max(timeoutMs, PRIMING_TIMEOUT_MS), signal, deadlines);
       return undefined;
     } catch (e) {
       last = (e as Error)?.message ?? String(e);
@@ -144,12 +165,13 @@ async function calibrateHarness(
   now: MonotonicClock,
   calls: number,
   timeoutMs: number,
+  deadlines: Deadlines,
 ): Promise<HarnessCalibration> {
   const lane: Lane = { ready: () => Promise.resolve(false), call: (x) => Promise.resolve(x) };
   const times: number[] = [];
   for (let i = 0; i < calls; i++) {
     const start = now();
-    await callOnce(lane, null, timeoutMs, undefined);
+    await callOnce(lane, null, timeoutMs, undefined, deadlines);
     times.push(now() - start);
   }
   times.sort((a, b) => a - b);
@@ -179,138 +201,159 @@ export async function executeProbe(
   const primeInput = items.map(send).find((x) => x !== undefined);
   const laneCount = Math.min(probe.concurrency, Math.max(1, measured.length));
   const lanes = substrate.lanes(laneCount);
-
-  // 1. Start, warm and prime every lane.
-  let warmed = 0;
-  let unprimed = 0;
-  let primingError = "";
-  await Promise.all(lanes.map(async (lane, j) => {
-    const own = warm.filter((_, i) => i % laneCount === j);
-    for (const item of own) {
-      if (signal?.aborted) return;
-      await lane.ready();
-      const input = send(item);
-      if (input !== undefined) {
-        await callOnce(lane, input, probe.timeout_ms, signal).catch(() => undefined);
-      }
-      warmed++;
-      options.onProgress?.({
-        phase: "warmup",
-        done: warmed,
-        total: warm.length,
-        failures: 0,
-        elapsed_ms: now() - t0,
-      });
-    }
-    const failed = await prepare(lane, primeInput, probe.timeout_ms, signal, PRIMING_TRIES);
-    if (failed !== undefined) {
-      unprimed++;
-      primingError = failed;
-    }
-  }));
-  if (signal?.aborted) throw new RunCancelled();
-  if (unprimed === lanes.length && measured.length > 0) {
-    throw new ScenarioError(
-      "substrate_unavailable",
-      `the substrate did not answer a priming call (the first item's input) on any of its ${lanes.length} lanes in ${PRIMING_TRIES} tries each, so nothing was measured: ${primingError}`,
-    );
+  const deadlines = new Deadlines(now);
+  try {
+    return await measure();
+  } finally {
+    deadlines.close();
   }
 
-  // 2. The harness's own overhead.
-  const harness = measuresLatency(scenario) && (options.harnessCalls ?? 200) > 0
-    ? await calibrateHarness(now, options.harnessCalls ?? 200, probe.timeout_ms)
-    : undefined;
-
-  // 3. Measure.
-  const outcomes: CallOutcome[] = new Array(measured.length);
-  const rate = probe.arrival_rate;
-  const tStart = now();
-  let next = 0;
-  let done = 0;
-  let failures = 0;
-  const runLane = async (lane: Lane) => {
-    while (next < measured.length) {
-      if (signal?.aborted) return;
-      const index = next++;
-      const item = measured[index];
-      const id = itemId(item, warm.length + index);
-      const input = send(item);
-      let outcome: CallOutcome;
-      let scheduled: number | undefined;
-      if (rate !== undefined) {
-        scheduled = (index * 1000) / rate;
-        const wait = tStart + scheduled - now();
-        if (wait > 0) await sleep(wait);
+  async function measure(): Promise<ExecuteResult> {
+    // 1. Start, warm and prime every lane.
+    let warmed = 0;
+    let unprimed = 0;
+    let primingError = "";
+    await Promise.all(lanes.map(async (lane, j) => {
+      const own = warm.filter((_, i) => i % laneCount === j);
+      for (const item of own) {
+        if (signal?.aborted) return;
+        await lane.ready();
+        const input = send(item);
+        if (input !== undefined) {
+          await callOnce(lane, input, probe.timeout_ms, signal, deadlines).catch(() => undefined);
+        }
+        warmed++;
+        options.onProgress?.({
+          phase: "warmup",
+          done: warmed,
+          total: warm.length,
+          failures: 0,
+          elapsed_ms: now() - t0,
+        });
       }
-      if (input === undefined) {
-        outcome = {
-          index,
-          id,
-          ok: false,
-          attempts: 0,
-          elapsed_ms: 0,
-          failure: { kind: "invalid_item", message: `the item has no ${probe.send}` },
-        };
-      } else {
-        let attempts = 0;
-        const attemptFailures: string[] = [];
-        let excluded = 0;
-        let clockStart = scheduled === undefined ? undefined : tStart + scheduled;
-        for (;;) {
-          // Restart and prime outside the clock (only the part inside the item's window counts
-          // as excluded time).
-          const p0 = now();
-          await prepare(lane, primeInput, probe.timeout_ms, signal);
-          const p1 = now();
-          if (clockStart !== undefined) excluded += Math.max(0, p1 - Math.max(p0, clockStart));
-          attempts++;
-          const start = now();
-          clockStart ??= start;
-          try {
-            const result = await callOnce(lane, input, probe.timeout_ms, signal);
-            outcome = {
-              index,
-              id,
-              ok: true,
-              result,
-              attempts,
-              elapsed_ms: now() - clockStart - excluded,
-            };
-            break;
-          } catch (e) {
-            const failure = e instanceof SubstrateCallError
-              ? { kind: e.kind, message: e.message }
-              : { kind: "error", message: (e as Error)?.message ?? String(e) };
-            if (attempts > probe.retries || signal?.aborted) {
+      const failed = await prepare(
+        lane,
+        primeInput,
+        probe.timeout_ms,
+        signal,
+        deadlines,
+        PRIMING_TRIES,
+      );
+      if (failed !== undefined) {
+        unprimed++;
+        primingError = failed;
+      }
+    }));
+    if (signal?.aborted) throw new RunCancelled();
+    if (unprimed === lanes.length && measured.length > 0) {
+      throw new ScenarioError(
+        "substrate_unavailable",
+        `the substrate did not answer a priming call (the first item's input) on any of its ${lanes.length} lanes in ${PRIMING_TRIES} tries each, so nothing was measured: ${primingError}`,
+      );
+    }
+
+    // 2. The harness's own overhead.
+    const harness = measuresLatency(scenario) && (options.harnessCalls ?? 200) > 0
+      ? await calibrateHarness(now, options.harnessCalls ?? 200, probe.timeout_ms, deadlines)
+      : undefined;
+
+    // 3. Measure.
+    const outcomes: CallOutcome[] = new Array(measured.length);
+    const rate = probe.arrival_rate;
+    const tStart = now();
+    let next = 0;
+    let done = 0;
+    let failures = 0;
+    const runLane = async (lane: Lane) => {
+      // Set when a call failed: the lane may need a restart (and priming) before its next call.
+      let laneFailed = false;
+      while (next < measured.length) {
+        if (signal?.aborted) return;
+        const index = next++;
+        const item = measured[index];
+        const id = itemId(item, warm.length + index);
+        const input = send(item);
+        let outcome: CallOutcome;
+        let scheduled: number | undefined;
+        if (rate !== undefined) {
+          scheduled = (index * 1000) / rate;
+          const wait = tStart + scheduled - now();
+          if (wait > 0) await sleep(wait);
+        }
+        if (input === undefined) {
+          outcome = {
+            index,
+            id,
+            ok: false,
+            attempts: 0,
+            elapsed_ms: 0,
+            failure: { kind: "invalid_item", message: `the item has no ${probe.send}` },
+          };
+        } else {
+          let attempts = 0;
+          const attemptFailures: string[] = [];
+          let excluded = 0;
+          let clockStart = scheduled === undefined ? undefined : tStart + scheduled;
+          for (;;) {
+            // After a failure, restart and prime outside the clock (only the part inside the item's
+            // window counts as excluded time). A healthy lane needs nothing.
+            if (laneFailed) {
+              const p0 = now();
+              await prepare(lane, primeInput, probe.timeout_ms, signal, deadlines);
+              const p1 = now();
+              if (clockStart !== undefined) excluded += Math.max(0, p1 - Math.max(p0, clockStart));
+              laneFailed = false;
+            }
+            attempts++;
+            const start = now();
+            clockStart ??= start;
+            try {
+              const result = await callOnce(lane, input, probe.timeout_ms, signal, deadlines);
               outcome = {
                 index,
                 id,
-                ok: false,
-                failure,
+                ok: true,
+                result,
                 attempts,
                 elapsed_ms: now() - clockStart - excluded,
               };
               break;
+            } catch (e) {
+              const failure = e instanceof SubstrateCallError
+                ? { kind: e.kind, message: e.message }
+                : { kind: "error", message: (e as Error)?.message ?? String(e) };
+              laneFailed = true;
+              if (attempts > probe.retries || signal?.aborted) {
+                outcome = {
+                  index,
+                  id,
+                  ok: false,
+                  failure,
+                  attempts,
+                  elapsed_ms: now() - clockStart - excluded,
+                };
+                break;
+              }
+              attemptFailures.push(failure.kind);
             }
-            attemptFailures.push(failure.kind);
           }
+          if (attemptFailures.length > 0) outcome.attempt_failures = attemptFailures;
         }
-        if (attemptFailures.length > 0) outcome.attempt_failures = attemptFailures;
+        if (scheduled !== undefined) outcome.scheduled_ms = scheduled;
+        outcomes[index] = outcome;
+        done++;
+        if (!outcome.ok) failures++;
+        options.onProgress?.({
+          phase: "measure",
+          done,
+          total: measured.length,
+          failures,
+          elapsed_ms: now() - t0,
+        });
       }
-      if (scheduled !== undefined) outcome.scheduled_ms = scheduled;
-      outcomes[index] = outcome;
-      done++;
-      if (!outcome.ok) failures++;
-      options.onProgress?.({
-        phase: "measure",
-        done,
-        total: measured.length,
-        failures,
-        elapsed_ms: now() - t0,
-      });
-    }
-  };
-  await Promise.all(lanes.map(runLane));
-  if (signal?.aborted) throw new RunCancelled();
-  return { outcomes, ...(harness ? { harness } : {}), unprimed };
+    };
+    await Promise.all(lanes.map(runLane));
+    if (signal?.aborted) throw new RunCancelled();
+    return { outcomes, ...(harness ? { harness } : {}), unprimed };
+  }
 }

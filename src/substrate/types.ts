@@ -30,6 +30,12 @@ export interface Lane {
   ready(): Promise<boolean>;
   /** Send one input; resolve with the result, or reject with a {@link SubstrateCallError}. */
   call(input: JsonValue, signal: AbortSignal): Promise<JsonValue>;
+  /**
+   * Stop the call in flight at once (a `cmd:` lane kills its process), for lanes that can do it
+   * more cheaply than by listening to every call's signal. The executor calls it on a timeout or a
+   * cancellation, and aborts the signal too.
+   */
+  abort?(): void;
 }
 
 /** A substrate ready to take calls. */
