@@ -15,6 +15,7 @@ import { exportCommands } from "./commands/export.ts";
 import { httpCommand } from "./commands/http.ts";
 import { keyCommands } from "./commands/keys.ts";
 import { registerCommand } from "./commands/register.ts";
+import { planCommand } from "./commands/plan.ts";
 import type { OpsEnvironment } from "../ops/environment.ts";
 import type { AnyCommand, CliHost } from "./host.ts";
 
@@ -54,6 +55,7 @@ export async function main(
   program.addCommand(canonicalizeCommand(host, opsEnv));
   program.addCommand(runCommand(host, opsEnv, setExit));
   program.addCommand(scenariosCommand(host, opsEnv));
+  program.addCommand(planCommand(host, opsEnv));
   program.addCommand(proofsCommand(host, opsEnv));
   for (const c of exportCommands(host, setExit)) program.addCommand(c);
   for (const c of keyCommands(host)) program.addCommand(c);

@@ -19,3 +19,4 @@ export * from "./keys.ts";
 export * from "./substrates.ts";
 export type { RegistrationTrust } from "../attest/registration.ts";
 export * from "./verify_attestation.ts";
+export * from "./plan.ts";

@@ -13,6 +13,7 @@ import { getScenarioClaimOp, listScenariosOp } from "./scenarios.ts";
 import { healthOp, versionOp } from "./service.ts";
 import { verifyProof } from "./verify_proof.ts";
 import { verifyAttestationOperation } from "./verify_attestation.ts";
+import { planOp } from "./plan.ts";
 
 /** Every operation, in documentation order. */
 export const OPERATIONS: readonly Operation[] = [
@@ -20,6 +21,7 @@ export const OPERATIONS: readonly Operation[] = [
   verifyAttestationOperation,
   listScenariosOp,
   getScenarioClaimOp,
+  planOp,
   canonicalizeValueOp,
   readProofIndexOp,
   getProofOp,
@@ -40,6 +42,7 @@ export {
   getScenarioClaimOp,
   healthOp,
   listScenariosOp,
+  planOp,
   readProofIndexOp,
   reindexStoreOp,
   runScenarioOp,

@@ -172,7 +172,7 @@ async function runTraced(
   const { openSubstrate } = await import("../substrate/open.ts");
   let output: RunOutput;
   try {
-    const substrate = openSubstrate(spec, { concurrency: resolved.scenario.probe.concurrency });
+    const substrate = openSubstrate(spec);
     try {
       output = await runScenario({
         resolved,

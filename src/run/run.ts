@@ -17,8 +17,21 @@ import type { LoadedDataset } from "../scenario/types.ts";
 import type { Substrate } from "../substrate/types.ts";
 import { signRecord } from "../record/sign.ts";
 import { type ProofRecord, SCHEMA_VERSION, type UnsignedRecord } from "../record/types.ts";
-import { type Analysis, analysisPlanText, analyze, thresholdOf } from "./analyze.ts";
-import { executeProbe, type MonotonicClock, type RunProgress } from "./execute.ts";
+import {
+  type Analysis,
+  analysisPlanText,
+  analyze,
+  failedAnalysis,
+  thresholdOf,
+} from "./analyze.ts";
+import {
+  executeProbe,
+  type HarnessCalibration,
+  type MonotonicClock,
+  type RunProgress,
+} from "./execute.ts";
+import { buildObservations, type Observation } from "./observation.ts";
+import { decidabilityWarnings } from "./plan.ts";
 import { buildProvenance } from "./provenance.ts";
 import type { JsonObject } from "../json/value.ts";
 import type { LineageLink } from "../record/lineage.ts";
@@ -69,6 +82,12 @@ export interface RunOutput {
   runId: string;
   /** The registration the run was checked against, or null. */
   registration: RegistrationRef | null;
+  /** One per measured item, in corpus order: with the scenario, all the analysis reads. */
+  observations: Observation[];
+  /** The harness's own overhead (latency scenarios). */
+  harness?: HarnessCalibration;
+  /** Why the plan cannot decide as hoped (min_n below the smallest decidable n, ...). */
+  warnings: string[];
 }
 
 /** RFC 3339 UTC with `Z` (milliseconds unless whole seconds). */
@@ -111,6 +130,11 @@ export async function runScenario(inputs: RunInputs): Promise<RunOutput> {
     }
   }
 
+  const warnings = decidabilityWarnings(
+    scenario,
+    Math.max(0, corpus.length - scenario.probe.warmup_items),
+  );
+
   const startedAtMs = clock();
   const created = rfc3339(startedAtMs);
   const runId = (await sha256Hex(
@@ -125,11 +149,13 @@ export async function runScenario(inputs: RunInputs): Promise<RunOutput> {
     )).slice(0, 32)
     : runId;
 
-  const outcomes = await executeProbe(scenario, corpus, substrate, {
+  const executed = await executeProbe(scenario, corpus, substrate, {
     monotonic: inputs.monotonic,
     onProgress: inputs.onProgress,
     signal: inputs.signal,
   });
+  const measuredItems = corpus.slice(Math.min(scenario.probe.warmup_items, corpus.length));
+  const observations = buildObservations(scenario, measuredItems, executed.outcomes);
   const endedAt = rfc3339(clock());
   inputs.onProgress?.({
     phase: "analyze",
@@ -138,13 +164,19 @@ export async function runScenario(inputs: RunInputs): Promise<RunOutput> {
     failures: 0,
     elapsed_ms: 0,
   });
-  const analysis = analyze(
-    scenario,
-    corpus,
-    outcomes,
-    (done, total) =>
-      inputs.onProgress?.({ phase: "analyze", done, total, failures: 0, elapsed_ms: 0 }),
-  );
+  // Every run that measured something produces a record: a crash inside the analysis becomes
+  // INCONCLUSIVE with the reason.
+  let analysis: Analysis;
+  try {
+    analysis = analyze(
+      scenario,
+      observations,
+      (done, total) =>
+        inputs.onProgress?.({ phase: "analyze", done, total, failures: 0, elapsed_ms: 0 }),
+    );
+  } catch (e) {
+    analysis = failedAnalysis(scenario, observations, e);
+  }
 
   const substrateName = inputs.substrateName ?? substrate.defaultName;
   const substrateCommit = inputs.substrateCommit ?? "unknown";
@@ -213,6 +245,9 @@ export async function runScenario(inputs: RunInputs): Promise<RunOutput> {
       endedAt,
       lineage,
       registration,
+      scenario,
+      analysis,
+      harness: executed.harness,
     }),
   };
   const record = await signRecord(unsigned, inputs.key);
@@ -223,5 +258,14 @@ export async function runScenario(inputs: RunInputs): Promise<RunOutput> {
     failures: analysis.failures.length,
     elapsed_ms: 0,
   });
-  return { record, analysis, datasets, runId: runIdFinal, registration };
+  return {
+    record,
+    analysis,
+    datasets,
+    runId: runIdFinal,
+    registration,
+    observations,
+    ...(executed.harness ? { harness: executed.harness } : {}),
+    warnings,
+  };
 }

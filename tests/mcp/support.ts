@@ -46,6 +46,7 @@ export const TOOL_NAMES = [
   "canonicalize_value",
   "get_scenario_claim",
   "list_scenarios",
+  "plan_scenario",
   "read_proof_index",
   "run_scenario",
   "verify_attestation",

@@ -234,6 +234,13 @@ export function runCommand(
             );
           }
         }
+        if (!opts.json) {
+          for (const w of output?.warnings ?? []) host.stderr(`empiric: warning: ${w}\n`);
+          const retried = output?.analysis.retried ?? [];
+          if (retried.length > 0) {
+            host.stderr(`empiric: ${retried.length} of ${r.measured} items needed retries\n`);
+          }
+        }
         if (r.failures.length > 0 && !opts.json) {
           host.stderr(`empiric: ${r.failures.length} of ${r.measured} items failed:\n`);
           for (const f of r.failures.slice(0, 10)) {
