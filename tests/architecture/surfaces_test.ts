@@ -78,3 +78,11 @@ Deno.test("every operation's input refuses unknown members, and the registry nam
     if (op.exposure.includes("substrate-checked")) assert.ok(op.substrateField, op.name);
   }
 });
+
+Deno.test("src/ holds no build scripts: nothing in it runs as a main module", async () => {
+  const scripts: string[] = [];
+  for await (const f of files(`${ROOT}src`)) {
+    if (/import\.meta\.main/.test(await Deno.readTextFile(f))) scripts.push(f.slice(ROOT.length));
+  }
+  assert.deepEqual(scripts, [], "build scripts live in scripts/ (or ports/ for a port's build)");
+});
