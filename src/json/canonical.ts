@@ -2,6 +2,13 @@
  * The canonical form (wire-format rules R1 to R10): the exact bytes Python writes with
  * `json.dumps(v, sort_keys=True, separators=(",", ":"), ensure_ascii=True, allow_nan=False)`.
  *
+ * Three tricks make it fast, and all three live here: one reusable byte buffer (no string
+ * concatenation; bytes go straight to the hash), quoted keys cached as bytes, and the sorted
+ * order of each recent object shape cached per depth. `reference.ts` is the same rules written
+ * plainly; `tests/json/reference_test.ts` checks that both give the same text and the same
+ * errors. `bench/json_tricks.ts` (2026-11-23, 2 shared cores): 3.18x the reference's speed on a
+ * 6 KB record, 1.92x on a 1 MB record.
+ *
  * @module
  */
 import { WireError } from "../errors/errors.ts";
