@@ -24,8 +24,9 @@ export const MAX_DEPTH = 512;
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { intText } from "./canonical.ts";
- * console.assert(intText(-42n) === "-42");
+ * assert.equal(intText(-42n), "-42");
  * ```
  */
 export function intText(v: bigint, pointer = ""): string {
@@ -168,8 +169,9 @@ function writeString(s: string): void {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { quoteString } from "./canonical.ts";
- * console.assert(quoteString("café/😀") === '"caf\\u00e9/\\ud83d\\ude00"');
+ * assert.equal(quoteString("café/😀"), '"caf\\u00e9/\\ud83d\\ude00"');
  * ```
  */
 export function quoteString(s: string, pointer = ""): string {
@@ -438,8 +440,9 @@ function located<T>(value: unknown, f: () => T): T {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { canonicalize } from "./canonical.ts";
- * console.assert(canonicalize({ b: 1.5, a: [1n, null, "é"] }) === '{"a":[1,null,"\\u00e9"],"b":1.5}');
+ * assert.equal(canonicalize({ b: 1.5, a: [1n, null, "é"] }), '{"a":[1,null,"\\u00e9"],"b":1.5}');
  * ```
  */
 export function canonicalize(value: JsonValue): string {
@@ -454,8 +457,9 @@ export function canonicalize(value: JsonValue): string {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { canonicalBytes } from "./canonical.ts";
- * console.assert(canonicalBytes([1.0]).length === 5); // [1.0]
+ * assert.equal(canonicalBytes([1.0]).length, 5); // [1.0]
  * ```
  */
 export function canonicalBytes(value: JsonValue): Uint8Array<ArrayBuffer> {
@@ -484,11 +488,12 @@ export interface CanonicalCut {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { canonicalBytesCut } from "./canonical.ts";
  * const { bytes, cut } = canonicalBytesCut({ a: { id: "x", n: 1n } }, ["a", "id"]);
  * const text = new TextDecoder().decode(bytes);
- * console.assert(text === '{"a":{"id":"x","n":1}}');
- * console.assert(text.slice(0, cut![0]) + text.slice(cut![1]) === '{"a":{"n":1}}');
+ * assert.equal(text, '{"a":{"id":"x","n":1}}');
+ * assert.equal(text.slice(0, cut![0]) + text.slice(cut![1]), '{"a":{"n":1}}');
  * ```
  */
 export function canonicalBytesCut(value: JsonObject, path: readonly string[]): CanonicalCut {

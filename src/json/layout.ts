@@ -70,9 +70,14 @@ function compile(
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { useLayouts } from "./layout.ts";
+ * import { parseJson } from "./parse.ts";
+ * const text = '[{"a":1,"b":2},{"a":3,"b":4},{"a":5,"b":6}]';
  * useLayouts(false);
+ * const plain = parseJson(text);
  * useLayouts(true);
+ * assert.deepEqual(parseJson(text), plain);
  * ```
  */
 export function useLayouts(on: boolean): void {
