@@ -16,6 +16,7 @@ import { httpCommand } from "./commands/http.ts";
 import { keyCommands } from "./commands/keys.ts";
 import { registerCommand } from "./commands/register.ts";
 import { planCommand } from "./commands/plan.ts";
+import { reportCommand } from "./commands/report.ts";
 import type { OpsEnvironment } from "../ops/environment.ts";
 import type { AnyCommand, CliHost } from "./host.ts";
 
@@ -57,6 +58,7 @@ export async function main(
   program.addCommand(scenariosCommand(host, opsEnv));
   program.addCommand(planCommand(host, opsEnv));
   program.addCommand(proofsCommand(host, opsEnv));
+  program.addCommand(reportCommand(host, opsEnv));
   for (const c of exportCommands(host, setExit)) program.addCommand(c);
   for (const c of keyCommands(host)) program.addCommand(c);
   program.addCommand(registerCommand(host, opsEnv));

@@ -46,6 +46,9 @@ export const REPORT_MEDIA_TYPES: Record<ReportFormat, string> = {
   junit: "application/xml; charset=utf-8",
 };
 
+/** The choices of `--junit-fail-on`. */
+export const JUNIT_FAIL_ON_CHOICES = JUNIT_FAIL_ON;
+
 /** Earlier records a report reads from the store for its lineage (the newest ones). */
 export const LINEAGE_LIMIT = 100;
 

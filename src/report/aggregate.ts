@@ -147,10 +147,17 @@ export function histogram(sample: SortedSample, maxBins = MAX_BINS): Bin[] {
     count = Math.max(1, Math.ceil((hi - start) / step));
     if (count <= maxBins) break;
   }
+  if (!(step > 1e-290) || !Number.isFinite(start) || !(count >= 1 && count <= maxBins) || start + step === start) {
+    // A span too small for the floating-point grid (subnormal differences): one bin.
+    return [{ x0: lo, x1: hi, count: n, censored: countOnes(sample.censored) }];
+  }
   const bins: Bin[] = [];
   for (let i = 0; i < count; i++) {
     bins.push({ x0: start + i * step, x1: start + (i + 1) * step, count: 0, censored: 0 });
   }
+  // Rounding must not leave the extremes outside the first and last bins.
+  bins[0].x0 = Math.min(bins[0].x0, lo);
+  bins[count - 1].x1 = Math.max(bins[count - 1].x1, hi);
   // One pass over the sorted values: the bin index only moves forward.
   let b = 0;
   for (let i = 0; i < n; i++) {

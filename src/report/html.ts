@@ -170,9 +170,9 @@ function pillarBlock(p: PillarView): string {
     esc(formatInterval(p.low, p.high))
   }</strong>${
     p.decision
-      ? ` against ${esc(comparatorSymbol(p.decision.comparator))} ${esc(formatNumber(p.decision.threshold))}${
-        units(p.units)
-      }: ${esc(standing(p))}`
+      ? ` against ${esc(comparatorSymbol(p.decision.comparator))} ${
+        esc(formatNumber(p.decision.threshold))
+      }${units(p.units)}: ${esc(standing(p))}`
       : ""
   }</p>
 <p class="note">${facts}</p>${refused}

@@ -25,6 +25,11 @@ export function mdCode(s: unknown): string {
   return `${fence}${pad}${text}${pad}${fence}`;
 }
 
+/** Text empiric wrote itself (numbers, intervals, hashes): only table pipes escaped. */
+function cell(s: unknown): string {
+  return String(s).replace(/\r?\n/g, " ").replace(/\|/g, "\\|");
+}
+
 function units(u: string): string {
   return u && u !== "proportion" ? ` ${mdText(u)}` : "";
 }
@@ -119,7 +124,7 @@ export function renderMarkdown(r: Report, options: MarkdownOptions = {}): string
       }
       if (!dist.quantiles.length) continue;
       out.push(
-        `**${mdText(dist.metric)}**${units(dist.units)}, ${dist.n} values${
+        `**${mdText(dist.metric)}**${dist.units && dist.units !== "proportion" ? ` (${mdText(dist.units)})` : ""}, ${dist.n} values${
           dist.censored ? ` (${dist.censored} failed, at least their time limit)` : ""
         }${dist.missing ? ` (${dist.missing} failed items without a value)` : ""}:`,
       );
@@ -163,7 +168,7 @@ export function renderMarkdown(r: Report, options: MarkdownOptions = {}): string
     out.push(row(["", "previous", "this", "change"]));
     out.push(row([":--", ":--", ":--", ":--"]));
     for (const d of r.previous.rows) {
-      out.push(row([mdText(d.what), mdText(d.previous), mdText(d.current), mdText(d.change)]));
+      out.push(row([mdText(d.what), cell(d.previous), cell(d.current), cell(d.change)]));
     }
     out.push("");
   } else {
