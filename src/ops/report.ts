@@ -222,12 +222,12 @@ async function lineageOf(ctx: OpContext, record: PlainRecord): Promise<PlainReco
 async function render(
   format: ReportFormat,
   input: Parameters<typeof buildReport>[0],
-  options: { failOn?: JunitFailOn; links?: HtmlLinks; recordText?: string },
+  options: { failOn?: JunitFailOn; links?: HtmlLinks },
 ): Promise<string> {
   const report = buildReport(input);
   if (format === "md") return renderMarkdown(report);
   if (format === "junit") return renderJunit(report, options.failOn);
-  return await renderHtml(report, { links: options.links, recordText: options.recordText });
+  return await renderHtml(report, { links: options.links });
 }
 
 /** `report_proof` input. */
@@ -307,7 +307,7 @@ export const reportProofOp = defineOperation({
       scenario: beside.scenario,
       lineage: await lineageOf(ctx, record),
       verification,
-    }, { failOn: input.junit_fail_on, links, recordText: text });
+    }, { failOn: input.junit_fail_on, links });
     return { proof_id: input.proof_id, format, media_type: REPORT_MEDIA_TYPES[format], text: out };
   },
 });
@@ -375,7 +375,7 @@ export const reportRecordOp = defineOperation({
       text = input.record_json!;
       where = "the record";
     }
-    const { record, text: recordText, verification } = await readRecord(
+    const { record, verification } = await readRecord(
       text,
       where,
       ctx,
@@ -415,7 +415,7 @@ export const reportRecordOp = defineOperation({
       scenario: "scenario" in beside ? beside.scenario : undefined,
       lineage: await lineageOf(ctx, record),
       verification,
-    }, { failOn: input.junit_fail_on, recordText });
+    }, { failOn: input.junit_fail_on });
     return {
       proof_id: record.identity.proof_id,
       format,

@@ -147,7 +147,10 @@ export function histogram(sample: SortedSample, maxBins = MAX_BINS): Bin[] {
     count = Math.max(1, Math.ceil((hi - start) / step));
     if (count <= maxBins) break;
   }
-  if (!(step > 1e-290) || !Number.isFinite(start) || !(count >= 1 && count <= maxBins) || start + step === start) {
+  if (
+    !(step > 1e-290) || !Number.isFinite(start) || !(count >= 1 && count <= maxBins) ||
+    start + step === start
+  ) {
     // A span too small for the floating-point grid (subnormal differences): one bin.
     return [{ x0: lo, x1: hi, count: n, censored: countOnes(sample.censored) }];
   }

@@ -125,7 +125,6 @@ footer { margin-top: 3rem; color: var(--muted); font-size: .85rem; border-top: 1
   h2 { break-after: avoid; }
   table, pre { break-inside: auto; }
   tr { break-inside: avoid; }
-  details.record { display: none; }
 }
 `;
 
@@ -430,8 +429,6 @@ function verificationBlock(r: Report): string {
 /** Options of {@link renderHtml}. */
 export interface HtmlOptions {
   links?: HtmlLinks;
-  /** The record's JSON text, embedded (collapsed) at the end. */
-  recordText?: string;
 }
 
 /**
@@ -582,13 +579,6 @@ ${provenanceSection(r)}
 ${verificationBlock(r)}
 <p class="note">Check it yourself: <code>empiric schema validate &lt;record&gt; --key-file &lt;key&gt;</code>.</p>
 </section>
-${
-    options.recordText !== undefined
-      ? `<details class="record"><summary>The record (JSON)</summary><pre><code>${
-        esc(options.recordText)
-      }</code></pre></details>`
-      : ""
-  }
 <footer>Report of proof <code>${esc(r.proofId)}</code>, made by empiric ${
     esc(r.empiricVersion === "" ? "" : r.empiricVersion)
   }. Plots drawn by ${PLOT_LIBRARY.name} ${PLOT_LIBRARY.version} into ${DOM_LIBRARY.name} ${DOM_LIBRARY.version} when the report was made; this page loads nothing else.</footer>

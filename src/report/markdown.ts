@@ -124,7 +124,9 @@ export function renderMarkdown(r: Report, options: MarkdownOptions = {}): string
       }
       if (!dist.quantiles.length) continue;
       out.push(
-        `**${mdText(dist.metric)}**${dist.units && dist.units !== "proportion" ? ` (${mdText(dist.units)})` : ""}, ${dist.n} values${
+        `**${mdText(dist.metric)}**${
+          dist.units && dist.units !== "proportion" ? ` (${mdText(dist.units)})` : ""
+        }, ${dist.n} values${
           dist.censored ? ` (${dist.censored} failed, at least their time limit)` : ""
         }${dist.missing ? ` (${dist.missing} failed items without a value)` : ""}:`,
       );

@@ -18,7 +18,13 @@ interface Parsed {
     failures: number;
     skipped: number;
     properties: Record<string, string>;
-    cases: { name: string; classname: string; result: string; messages: string[]; system_out: string }[];
+    cases: {
+      name: string;
+      classname: string;
+      result: string;
+      messages: string[];
+      system_out: string;
+    }[];
   }[];
 }
 
@@ -42,7 +48,9 @@ Deno.test({
   name: "junitparser reads one suite per record, a case per pillar and one for the verdict",
   ignore: !haveJunitparser,
   fn: async () => {
-    for (const name of ["arithmetic-validated", "sentiment-refuted", "arithmetic-failures"] as const) {
+    for (
+      const name of ["arithmetic-validated", "sentiment-refuted", "arithmetic-failures"] as const
+    ) {
       const f = await loadFixture(name);
       const p = await junitOf(name);
       assert.equal(p.suites.length, 1);
@@ -74,7 +82,8 @@ Deno.test({
   ignore: !haveJunitparser,
   fn: async () => {
     const verdict = async (name: FixtureName, failOn: JunitFailOn) =>
-      (await junitOf(name, failOn)).suites[0].cases.find((c) => c.name.startsWith("verdict"))!.result;
+      (await junitOf(name, failOn)).suites[0].cases.find((c) => c.name.startsWith("verdict"))!
+        .result;
     assert.equal(await verdict("sentiment-refuted", "none"), "passed");
     assert.equal(await verdict("sentiment-refuted", "inconclusive"), "passed");
     assert.equal(await verdict("sentiment-refuted", "refuted"), "failure");
@@ -93,7 +102,11 @@ Deno.test({
     record.claim.statement = `<&"'\u0001> ]]> \ud800 end`;
     const report = buildReport({
       record,
-      verification: { state: "failed", structure: true, summary: "the signature does not match <key>." },
+      verification: {
+        state: "failed",
+        structure: true,
+        summary: "the signature does not match <key>.",
+      },
     });
     const p = await parse(renderJunit(report));
     const sig = p.suites[0].cases.find((c) => c.name === "signature")!;

@@ -121,7 +121,10 @@ Deno.test("observations that are not the record's are not shown, and the report 
   });
   const mismatch = buildReport({
     record: pinned,
-    observations: { items: f.observations, source: { kind: "file", path: "x", sha256: "b".repeat(64) } },
+    observations: {
+      items: f.observations,
+      source: { kind: "file", path: "x", sha256: "b".repeat(64) },
+    },
     verification: VERIFIED,
   });
   assert.equal(mismatch.observations.present, false);
@@ -183,7 +186,16 @@ Deno.test("the lineage trend and the comparison come from the earlier proof of t
 Deno.test("the provenance drawing has the run, its inputs, its pillars and the result", async () => {
   const r = await fixtureReport("latency-later");
   const kinds = r.provenance.nodes.map((n) => `${n.kind}:${n.type}`);
-  for (const k of ["activity:ScenarioRun", "entity:Dataset", "entity:Scenario", "entity:Pillar", "entity:ProofRecord", "agent:SoftwareAgent"]) {
+  for (
+    const k of [
+      "activity:ScenarioRun",
+      "entity:Dataset",
+      "entity:Scenario",
+      "entity:Pillar",
+      "entity:ProofRecord",
+      "agent:SoftwareAgent",
+    ]
+  ) {
     assert.ok(kinds.includes(k), k);
   }
   assert.ok(r.provenance.nodes.some((n) => n.label.startsWith("earlier proof")));

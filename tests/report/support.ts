@@ -2,7 +2,12 @@
 // with their observations, loaded as the report builders take them, and copied into stores.
 import { parseJson } from "../../src/json/parse.ts";
 import { toPlainJson } from "../../src/json/plain.ts";
-import { buildReport, type PlainRecord, type Report, type Verification } from "../../src/report/model.ts";
+import {
+  buildReport,
+  type PlainRecord,
+  type Report,
+  type Verification,
+} from "../../src/report/model.ts";
 import { parseObservations } from "../../src/report/observations.ts";
 import type { Observation } from "../../src/run/observation.ts";
 
@@ -51,7 +56,10 @@ export async function fixtureReport(name: FixtureName): Promise<Report> {
   const lineage = name === "latency-later" ? [(await loadFixture("latency-earlier")).record] : [];
   return buildReport({
     record: f.record,
-    observations: { items: f.observations, source: { kind: "file", path: `${name}.observations.jsonl` } },
+    observations: {
+      items: f.observations,
+      source: { kind: "file", path: `${name}.observations.jsonl` },
+    },
     lineage,
     verification: VERIFIED,
   });
@@ -75,7 +83,9 @@ export async function copyIntoStore(dir: string, names: readonly FixtureName[]):
 export function foreignReferences(html: string): string[] {
   const found: string[] = [];
   for (const m of html.matchAll(/\b(?:https?|ftp|wss?):\/\/[^\s"'<>)]+/gi)) found.push(m[0]);
-  for (const m of html.matchAll(/\b(?:src|href|action|srcset|xlink:href)\s*=\s*["']?\s*\/\//gi)) found.push(m[0]);
+  for (const m of html.matchAll(/\b(?:src|href|action|srcset|xlink:href)\s*=\s*["']?\s*\/\//gi)) {
+    found.push(m[0]);
+  }
   for (const m of html.matchAll(/url\(\s*["']?(?!#|data:)[^)"']+/gi)) found.push(m[0]);
   for (const m of html.matchAll(/@import/gi)) found.push(m[0]);
   return found;
