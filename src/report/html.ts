@@ -83,6 +83,7 @@ h3 { font-size: 1.05rem; margin: 1.25rem 0 .5rem; }
 code, pre { font-family: ui-monospace, SFMono-Regular, Menlo, Consolas, monospace; font-size: .875em;
   background: var(--bg-soft); border-radius: 4px; }
 code { padding: .05rem .3rem; overflow-wrap: anywhere; }
+code.id { white-space: nowrap; overflow-wrap: normal; }
 pre { padding: .75rem; overflow-x: auto; white-space: pre-wrap; overflow-wrap: anywhere; }
 pre code { padding: 0; background: none; }
 blockquote { margin: .5rem 0; padding: .5rem 1rem; border-left: 4px solid var(--accent); background: var(--bg-soft); }
@@ -282,7 +283,7 @@ function itemsSection(r: Report): string {
         f,
       ) => [
         String(f.item),
-        `<code>${esc(f.id)}</code>`,
+        `<code class="id">${esc(f.id)}</code>`,
         esc(f.kind),
         esc(f.message),
         String(f.attempts),
@@ -298,7 +299,9 @@ function itemsSection(r: Report): string {
     } else {
       parts.push(table(
         ["item", "id", "scored 0 on"],
-        it.wrong.rows.map((w) => [String(w.item), `<code>${esc(w.id)}</code>`, esc(w.metric)]),
+        it.wrong.rows.map((
+          w,
+        ) => [String(w.item), `<code class="id">${esc(w.id)}</code>`, esc(w.metric)]),
         [0],
       ));
       parts.push(more(it.wrong.rows.length, it.wrong.total));
@@ -318,7 +321,7 @@ function itemsSection(r: Report): string {
         ["item", "id", `${esc(b.metric)}${units(b.units)}`],
         b.rows.map((x) => [
           String(x.item),
-          `<code>${esc(x.id)}</code>`,
+          `<code class="id">${esc(x.id)}</code>`,
           `${x.censored ? "≥ " : ""}${esc(formatNumber(x.value))}`,
         ]),
         [0, 2],
