@@ -7,6 +7,7 @@
  */
 import { EmpiricError } from "../errors/errors.ts";
 import { type Observation, ObservationSchema } from "../run/observation.ts";
+import { isObservation } from "./observation_check.ts";
 
 /**
  * The observations file that belongs beside a record file: `<record minus .json>.observations.jsonl`.
@@ -70,6 +71,11 @@ export function parseObservations(text: string, where = "the observations"): Obs
         `${where} line ${line} is not JSON: ${(e as Error).message}`,
       );
     }
+    if (isObservation(value)) {
+      out.push(value as Observation);
+      continue;
+    }
+    // The schema is the reference: it also writes the message.
     const r = ObservationSchema.safeParse(value);
     if (!r.success) {
       const issue = r.error.issues[0];
