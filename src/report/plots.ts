@@ -556,12 +556,18 @@ export function provenancePlot(
   for (const [c, list] of columns) {
     columns.set(c, list.sort((a, b) => Number(a.kind === "agent") - Number(b.kind === "agent")));
   }
-  const rowsMax = Math.max(1, ...[...columns.values()].map((l) => l.length));
+  // Agents sit side by side on one row below the run, so that no arrow passes through a node.
+  const agents = (columns.get(1) ?? []).filter((n) => n.kind === "agent");
+  if (agents.length) columns.set(1, (columns.get(1) ?? []).filter((n) => n.kind !== "agent"));
+  const height1 = (columns.get(1)?.length ?? 0) + (agents.length ? 1 : 0);
+  const rowsMax = Math.max(1, height1, ...[...columns.values()].map((l) => l.length));
   const pos = new Map<string, { x: number; y: number }>();
   for (const [c, list] of columns) {
-    const offset = (rowsMax - list.length) / 2;
+    const offset = (rowsMax - (c === 1 ? height1 : list.length)) / 2;
     list.forEach((n, i) => pos.set(n.id, { x: c, y: offset + i }));
   }
+  const agentRow = (rowsMax - height1) / 2 + height1 - 1;
+  agents.forEach((n, i) => pos.set(n.id, { x: 1 + (i - (agents.length - 1) / 2) * 0.6, y: agentRow }));
   const nodes = graph.nodes.map((n) => ({ ...n, ...pos.get(n.id)! }));
   const height = 40 + rowsMax * 52;
   const marginX = 90;
@@ -581,6 +587,7 @@ export function provenancePlot(
     };
   });
   const short = (s: string) => (s.length > 26 ? s.slice(0, 25) + "…" : s);
+  const shortAgent = (s: string) => (s.length > 18 ? s.slice(0, 17) + "…" : s);
   const description = `Provenance graph: ${
     graph.nodes.filter((n) => n.kind === "entity").length
   } entities (circles), ${
@@ -621,7 +628,7 @@ export function provenancePlot(
         Plot.text(nodes, {
           x: "x",
           y: "y",
-          text: (n: ProvNode) => short(n.label),
+          text: (n: ProvNode) => (n.kind === "agent" ? shortAgent(n.label) : short(n.label)),
           dy: 17,
           fontSize: 11,
           fill: "#222",
