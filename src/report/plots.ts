@@ -567,7 +567,9 @@ export function provenancePlot(
     list.forEach((n, i) => pos.set(n.id, { x: c, y: offset + i }));
   }
   const agentRow = (rowsMax - height1) / 2 + height1 - 1;
-  agents.forEach((n, i) => pos.set(n.id, { x: 1 + (i - (agents.length - 1) / 2) * 0.6, y: agentRow }));
+  agents.forEach((n, i) =>
+    pos.set(n.id, { x: 1 + (i - (agents.length - 1) / 2) * 0.6, y: agentRow })
+  );
   const nodes = graph.nodes.map((n) => ({ ...n, ...pos.get(n.id)! }));
   const height = 40 + rowsMax * 52;
   const marginX = 90;
