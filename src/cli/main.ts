@@ -107,6 +107,17 @@ export const COMMANDS: readonly CommandEntry[] = [
       return (d) => m.proofsCommand(d.host, d.opsEnv);
     },
   },
+  {
+    name: "report",
+    summary: "Write a record's report: HTML page, Markdown summary or JUnit XML",
+    load: async () => {
+      const m = await loadModule<typeof import("./commands/report.ts")>(
+        "./commands/report.ts",
+        import.meta.url,
+      );
+      return (d) => m.reportCommand(d.host, d.opsEnv);
+    },
+  },
   ...["export", "import", "verify-dsse"].map((name): CommandEntry => ({
     name,
     summary: EXPORT_SUMMARIES[name],

@@ -179,7 +179,7 @@ export function buildOpenApiDocument(options: OpenApiOptions): Record<string, un
   const used = new Set<string>(["ProblemDetails", "Problem"]);
   for (const op of OPERATIONS) {
     if (!op.http) continue;
-    used.add(idOf(op.http.rawBodySchema ?? op.output)!);
+    if (!op.http.rawContentTypes) used.add(idOf(op.http.rawBodySchema ?? op.output)!);
     if (op.http.problem) used.add(idOf(op.output)!);
   }
   for (const id of inputIds) used.add(id);
@@ -252,7 +252,13 @@ export function buildOpenApiDocument(options: OpenApiOptions): Record<string, un
         }))
         : []),
     ];
-    const success = b.rawBody
+    const success = b.rawBody && b.rawContentTypes
+      ? {
+        content: Object.fromEntries(
+          b.rawContentTypes.map((t) => [t.split(";")[0], { schema: { type: "string" } }]),
+        ),
+      }
+      : b.rawBody
       ? { content: { "application/json": { schema: componentRef(idOf(b.rawBodySchema!)!) } } }
       : { content: { "application/json": { schema: componentRef(idOf(op.output)!) } } };
     const responses: Record<string, unknown> = {

@@ -19,3 +19,4 @@ export type { RegistrationTrust } from "../attest/registration.ts";
 export type { RunProgress } from "../run/execute.ts";
 export * from "./verify_attestation.ts";
 export * from "./plan.ts";
+export * from "./report.ts";

@@ -50,6 +50,14 @@ export interface HttpBinding<O> {
   rawBody?: (out: O) => string;
   /** Schema documented for a raw body (OpenAPI only). */
   rawBodySchema?: z.ZodType;
+  /**
+   * Content type of a raw body that is not JSON (e.g. `text/html; charset=utf-8`). An HTML
+   * answer is a page: it gets the page headers (its own Content-Security-Policy, no referrer, no
+   * framing) instead of the API's.
+   */
+  rawContentType?: (out: O) => string;
+  /** Content types a non-JSON raw body can have (documented in OpenAPI as strings). */
+  rawContentTypes?: readonly string[];
   /** A returned result the HTTP API reports as a problem (it still carries the output). */
   problem?: (out: O) => ErrorCode | undefined;
   /** Error statuses this operation can answer besides the ones every route has. */
@@ -84,8 +92,10 @@ export interface McpResourceBinding<I, O> {
   }>;
   /** Build the input from the URI's decoded variables. */
   input: (vars: Record<string, string>) => I;
-  /** The resource text (application/json). */
+  /** The resource text. */
   text: (out: O) => string;
+  /** Its MIME type (default application/json). */
+  mimeType?: string;
   /** Listing: another operation's name, its input, and how its output lists resources. */
   list?: {
     operation: string;

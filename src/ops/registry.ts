@@ -14,6 +14,7 @@ import { healthOp, versionOp } from "./service.ts";
 import { verifyProof } from "./verify_proof.ts";
 import { verifyAttestationOperation } from "./verify_attestation.ts";
 import { planOp } from "./plan.ts";
+import { browseProofsOp, reportProofOp, reportRecordOp } from "./report.ts";
 
 /** Every operation, in documentation order. */
 export const OPERATIONS: readonly Operation[] = [
@@ -25,6 +26,9 @@ export const OPERATIONS: readonly Operation[] = [
   canonicalizeValueOp,
   readProofIndexOp,
   getProofOp,
+  reportProofOp,
+  reportRecordOp,
+  browseProofsOp,
   runScenarioOp,
   reindexStoreOp,
   healthOp,
@@ -37,6 +41,7 @@ export function operation(name: string): Operation | undefined {
 }
 
 export {
+  browseProofsOp,
   canonicalizeValueOp,
   getProofOp,
   getScenarioClaimOp,
@@ -45,6 +50,8 @@ export {
   planOp,
   readProofIndexOp,
   reindexStoreOp,
+  reportProofOp,
+  reportRecordOp,
   runScenarioOp,
   verifyAttestationOperation,
   verifyProof,

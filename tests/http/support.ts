@@ -51,6 +51,8 @@ export const API_OPERATIONS = [
   "POST /canonicalize",
   "GET /proofs",
   "GET /proofs/{proof_id}",
+  "GET /proofs/{proof_id}/report",
+  "GET /ui",
   "POST /runs",
   "GET /health",
   "GET /version",

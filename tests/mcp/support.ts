@@ -480,6 +480,7 @@ export async function toolSuite(
     resourceTemplates.map((t: Json) => [t.uriTemplate, t.mimeType]).sort(),
     [
       ["empiric://proofs/{proof_id}", "application/json"],
+      ["empiric://proofs/{proof_id}/report", "text/markdown"],
       ["empiric://scenarios/{name}", "application/json"],
     ],
   );

@@ -14,9 +14,12 @@ import {
   getScenarioClaimOp,
   invoke,
   listScenariosOp,
+  type OpHost,
   type OpsEnvironment,
   readProofIndexOp,
   reindexStoreOp,
+  type ReportFormat,
+  reportRecordOp,
   type RunOutput,
   runScenarioOp,
   type ScenarioClaim,
@@ -30,6 +33,11 @@ import { progressReporter } from "../progress.ts";
 import type { AnyCommand, CliHost } from "../host.ts";
 import { keyFileOption, keyOption, scenarioDirOption, storeDir, storeOption } from "../options.ts";
 import { httpUrl } from "./export.ts";
+import { formatOfPath } from "./report.ts";
+import { writeFileAtomic } from "../../fs/atomic.ts";
+import { appendText } from "../../fs/append.ts";
+import { prettyJson } from "../../json/pretty.ts";
+import type { JsonValue } from "../../json/value.ts";
 
 /** `--registration` with its keys or policy, read before anything runs. */
 async function registrationOption(
@@ -139,8 +147,35 @@ export function runCommand(
       collect,
     )
     .option("--registration-policy <file>", "trust policy for the registration's signatures")
+    .option(
+      "--report <file>",
+      "also write the record's report here: .html (a self-contained page), .md (Markdown) or " +
+        ".xml (JUnit); repeatable",
+      collect,
+    )
+    .option(
+      "--summary",
+      "append the Markdown report to $GITHUB_STEP_SUMMARY when it is set, else print it on " +
+        "standard output",
+    )
+    .option("--summary-file <file>", "append the Markdown report to this file")
     .action(async (scenario, opts) => {
       if (opts.lineageUrl) httpUrl(opts.lineageUrl, "--lineage-url");
+      const reports = (opts.report ?? []).map((path) => {
+        const format = formatOfPath(path);
+        if (!format) {
+          throw new UsageError(
+            `--report ${path}: name the file .html, .md or .xml (JUnit) so that its format is known`,
+          );
+        }
+        return { path, format };
+      });
+      const stepSummary = host.env("GITHUB_STEP_SUMMARY") || undefined;
+      if (opts.summary && !stepSummary && opts.json) {
+        throw new UsageError(
+          "--summary prints Markdown on standard output when GITHUB_STEP_SUMMARY is not set, which --json uses; give --summary-file",
+        );
+      }
       if (opts.eventsUrl) await checkEventsUrlAsync(opts.eventsUrl, "--events-url");
       const e = await env();
       const registration = await registrationOption(host, opts);
@@ -250,6 +285,13 @@ export function runCommand(
           if (r.failures.length > 10) host.stderr(`  … and ${r.failures.length - 10} more\n`);
         }
         for (const w of warnings) host.stderr(`empiric: warning: ${w}\n`);
+        const summaries = [
+          ...(opts.summary ? [stepSummary ?? "-"] : []),
+          ...(opts.summaryFile ? [opts.summaryFile] : []),
+        ];
+        if (output && (reports.length > 0 || summaries.length > 0)) {
+          await writeRunReports(host, ops, output, reports, summaries, opts.failOn);
+        }
         const failOn = opts.failOn;
         const bad = failOn === "refuted"
           ? r.outcome === "REFUTED"
@@ -265,6 +307,36 @@ export function runCommand(
         ops.close();
       }
     });
+}
+
+/** Write a run's reports and append its Markdown summary where asked (`-`: standard output). */
+async function writeRunReports(
+  host: CliHost,
+  ops: OpHost,
+  output: RunOutput,
+  reports: { path: string; format: ReportFormat }[],
+  summaries: string[],
+  failOn: typeof FAIL_ON[number] | undefined,
+): Promise<void> {
+  const recordJson = prettyJson(output.record as unknown as JsonValue);
+  const make = async (format: ReportFormat) =>
+    (await invoke(reportRecordOp, {
+      record_json: recordJson,
+      observations: output.observations,
+      format,
+      junit_fail_on: failOn ?? "not-validated",
+    }, ops)).text;
+  for (const r of reports) {
+    await writeFileAtomic(r.path, await make(r.format));
+    host.stderr(`empiric: report written to ${r.path}\n`);
+  }
+  if (summaries.length > 0) {
+    const md = await make("md");
+    for (const s of summaries) {
+      if (s === "-") host.stdout("\n" + md);
+      else await appendText(s, md + "\n");
+    }
+  }
 }
 
 /** The `scenarios` command group. */
