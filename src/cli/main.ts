@@ -13,6 +13,7 @@ import { mcpCommand } from "./commands/mcp.ts";
 import { proofsCommand, runCommand, scenariosCommand } from "./commands/run.ts";
 import { exportCommands } from "./commands/export.ts";
 import { httpCommand } from "./commands/http.ts";
+import { pushCommand, storeCommand } from "./commands/store.ts";
 import type { OpsEnvironment } from "../ops/environment.ts";
 import type { AnyCommand, CliHost } from "./host.ts";
 
@@ -53,6 +54,8 @@ export async function main(
   program.addCommand(runCommand(host, opsEnv, setExit));
   program.addCommand(scenariosCommand(host, opsEnv));
   program.addCommand(proofsCommand(host, opsEnv));
+  program.addCommand(pushCommand(host, opsEnv, setExit));
+  program.addCommand(storeCommand(host, opsEnv, setExit));
   for (const c of exportCommands(host, setExit)) program.addCommand(c);
   program.addCommand(httpCommand(host));
   program.addCommand(mcpCommand(host));

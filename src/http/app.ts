@@ -14,7 +14,14 @@
 import { Hono } from "hono";
 import type { Context } from "hono";
 import { EmpiricError } from "../errors/errors.ts";
-import { type Access, InputError, invoke, type Operation, type OpHost } from "../ops/mod.ts";
+import {
+  type Access,
+  InputError,
+  invoke,
+  type Operation,
+  type OpHost,
+  successStatus,
+} from "../ops/mod.ts";
 import { OPERATIONS } from "../ops/registry.ts";
 import { type AuthConfig, Authorizer } from "./auth.ts";
 import {
@@ -282,13 +289,14 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
           ),
         );
       }
+      const status = successStatus(b, out as never);
       if (b.rawBody) {
         return new Response(b.rawBody(out as never), {
-          status: b.status ?? 200,
+          status,
           headers: { "content-type": "application/json" },
         });
       }
-      return json(out, b.status ?? 200, b.headers?.(out as never) ?? {});
+      return json(out, status, b.headers?.(out as never) ?? {});
     });
   }
 

@@ -17,7 +17,7 @@ export interface McpContext {
   /** Write one diagnostic line (to stderr: never to the stdio protocol stream). */
   log(line: string): void;
   /** Close the store if it was opened. */
-  close(): void;
+  close(): Promise<void>;
 }
 
 /** Inputs of {@link createMcpContext}. */

@@ -13,7 +13,7 @@ import type { RunProgress } from "../run/execute.ts";
 import type { RunOutput } from "../run/run.ts";
 import { ScenarioCatalog } from "../scenario/catalog.ts";
 import { parseSubstrateSpec, type SubstrateSpec } from "../substrate/spec.ts";
-import type { ProofStore } from "../store/store.ts";
+import type { ProofStore } from "../store/types.ts";
 import type { OpsEnvironment } from "./environment.ts";
 import type { Operation } from "./operation.ts";
 
@@ -30,7 +30,10 @@ export interface OpHostOptions {
   env: OpsEnvironment;
   /** The key records are verified and signed with (a run needs one). */
   key?: ResolvedKey;
-  /** The proof store directory (opened, and created, on first use). */
+  /**
+   * The proof store: a directory, or a `postgres://` / `postgresql://` URL (opened, and
+   * created, on first use).
+   */
   store?: string;
   /** Directory searched for scenario files (default `scenarios`). */
   scenarioDir?: string;
@@ -41,8 +44,9 @@ export interface OpHostOptions {
   /** Where diagnostics go (stderr, a log). */
   log?: (line: string) => void;
   /**
-   * Create the store directory when it does not exist (default true). Read-only commands
-   * pass false: a missing store is `not_found`, and nothing is created.
+   * Create the store when it does not exist (default true): the directory, or the database's
+   * tables. Read-only commands pass false: a missing store is `not_found`, and nothing is
+   * created.
    */
   createStore?: boolean;
   /** Added to the message when the store cannot be opened (how to point at another one). */
@@ -63,8 +67,8 @@ export interface OpHost {
   readonly startedAt: number;
   /** The proof store, opened on first use (`io_error` when it cannot be). */
   store(): Promise<ProofStore>;
-  /** Close the store if it was opened. */
-  close(): void;
+  /** Close the store if it was opened (its connections, for a database). */
+  close(): Promise<void>;
 }
 
 /** Build the host (the store is opened lazily, so tools that need none work without one). */
@@ -86,7 +90,11 @@ export function createOpHost(options: OpHostOptions): OpHost {
         return Promise.reject(new UsageError("no proof store is configured (--store)"));
       }
       opening ??= import("../store/store.ts").then((m) =>
-        m.ProofStore.open(options.store!, { create: options.createStore ?? true })
+        m.openStore(options.store!, {
+          create: options.createStore ?? true,
+          env: (name) => options.env.env(name),
+          readText: (path) => options.env.readText(path),
+        })
       )
         .then((s) => {
           opened = s;
@@ -101,10 +109,13 @@ export function createOpHost(options: OpHostOptions): OpHost {
         });
       return opening;
     },
-    close() {
-      opened?.close();
+    async close() {
+      const pending = opening;
       opened = undefined;
       opening = undefined;
+      // A store still opening is closed once it is open.
+      const s = await pending?.catch(() => undefined);
+      await s?.close();
     },
   };
 }

@@ -5,7 +5,7 @@ import type { AuthConfig } from "../../src/http/auth.ts";
 import { jsonLineLogger, type LogEntry } from "../../src/http/log.ts";
 import type { OpHost } from "../../src/ops/mod.ts";
 import type { OpsEnvironment } from "../../src/ops/environment.ts";
-import type { ProofStore } from "../../src/store/store.ts";
+import type { ProofStore } from "../../src/store/types.ts";
 import { testHost } from "../support/ops.ts";
 import { CLI_FLAGS } from "../support/run_cli.ts";
 
@@ -40,7 +40,7 @@ export interface TestApp {
     path: string,
     init?: { json?: unknown; body?: BodyInit; headers?: Record<string, string> },
   ): Promise<Response>;
-  close(): void;
+  close(): Promise<void>;
 }
 
 /** The operations the SPEC names: the OpenAPI document must describe them and /docs show them. */
