@@ -74,7 +74,6 @@ export interface OpHost {
 /** Build the host (the store is opened lazily, so tools that need none work without one). */
 export function createOpHost(options: OpHostOptions): OpHost {
   let opening: Promise<ProofStore> | undefined;
-  let opened: ProofStore | undefined;
   return {
     caller: options.caller,
     env: options.env,
@@ -96,10 +95,7 @@ export function createOpHost(options: OpHostOptions): OpHost {
           readText: (path) => options.env.readText(path),
         })
       )
-        .then((s) => {
-          opened = s;
-          return s;
-        }, (e) => {
+        .catch((e) => {
           opening = undefined;
           const hint = options.storeHint ? ` (${options.storeHint})` : "";
           if (e instanceof EmpiricError) {
@@ -111,7 +107,6 @@ export function createOpHost(options: OpHostOptions): OpHost {
     },
     async close() {
       const pending = opening;
-      opened = undefined;
       opening = undefined;
       // A store still opening is closed once it is open.
       const s = await pending?.catch(() => undefined);

@@ -221,14 +221,14 @@ export class DirectoryStore implements ProofStore {
   }
 
   /** Write a record (pretty JSON) and its parts, and index it. */
-  put(record: ProofRecord, parts: BundleParts = {}): Promise<PutResult> {
+  async put(record: ProofRecord, parts: BundleParts = {}): Promise<PutResult> {
     const bytes = new TextEncoder().encode(prettyJson(record as unknown as JsonValue));
-    return this.#store(bytes, requireIndexFields(record as unknown as JsonValue), parts);
+    return await this.#store(bytes, requireIndexFields(record as unknown as JsonValue), parts);
   }
 
   /** Keep a record's exact bytes and its parts (parts first), and index it. */
-  putBytes(bytes: Uint8Array, parts: BundleParts = {}): Promise<PutResult> {
-    return this.#store(bytes, requireIndexFields(parseJson(bytes)), parts);
+  async putBytes(bytes: Uint8Array, parts: BundleParts = {}): Promise<PutResult> {
+    return await this.#store(bytes, requireIndexFields(parseJson(bytes)), parts);
   }
 
   async #store(bytes: Uint8Array, fields: IndexFields, parts: BundleParts): Promise<PutResult> {
@@ -299,7 +299,7 @@ export class DirectoryStore implements ProofStore {
   }
 
   /** Index entries, newest first, with the cursor of the next page. */
-  list(filter: ListFilter = {}): Promise<ListPage> {
+  async list(filter: ListFilter = {}): Promise<ListPage> {
     const { where, args } = filterSql(filter);
     if (filter.cursor !== undefined) {
       const key = decodeCursor(filter.cursor);
@@ -318,19 +318,19 @@ export class DirectoryStore implements ProofStore {
     const more = limit !== undefined && rows.length > limit;
     const page = more ? rows.slice(0, limit) : rows;
     const last = page.at(-1);
-    return Promise.resolve({
+    return await Promise.resolve({
       entries: page.map((r) => this.#entry(r)),
       next_cursor: more && last ? encodeCursor(last) : null,
     });
   }
 
   /** Number of entries matching a filter. */
-  count(filter: IndexFilter = {}): Promise<number> {
+  async count(filter: IndexFilter = {}): Promise<number> {
     const { where, args } = filterSql(filter);
     const row = this.#db.prepare(
       `SELECT COUNT(*) AS n FROM proofs ${where.length ? "WHERE " + where.join(" AND ") : ""}`,
     ).get(...args) as { n: number };
-    return Promise.resolve(Number(row.n));
+    return await Promise.resolve(Number(row.n));
   }
 
   /** The latest proof of this scenario on this substrate (ties: the greater proof_id). */

@@ -26,7 +26,7 @@ import {
   requireIndexFields,
   timeRange,
 } from "./keys.ts";
-import { type PgConfig } from "./pg_config.ts";
+import type { PgConfig } from "./pg_config.ts";
 import { MIGRATION_LOCK, MIGRATIONS, MIGRATIONS_TABLE, SCHEMA_VERSION } from "./pg_migrations.ts";
 import {
   BUNDLE_PART_NAMES,
@@ -213,14 +213,14 @@ export class PgStore implements ProofStore {
   }
 
   /** Store a record written as pretty JSON. */
-  put(record: ProofRecord, parts: BundleParts = {}): Promise<PutResult> {
+  async put(record: ProofRecord, parts: BundleParts = {}): Promise<PutResult> {
     const bytes = new TextEncoder().encode(prettyJson(record as unknown as JsonValue));
-    return this.#store(bytes, requireIndexFields(record as unknown as JsonValue), parts);
+    return await this.#store(bytes, requireIndexFields(record as unknown as JsonValue), parts);
   }
 
   /** Keep a record's exact bytes and its parts, in one transaction. */
-  putBytes(bytes: Uint8Array, parts: BundleParts = {}): Promise<PutResult> {
-    return this.#store(bytes, requireIndexFields(parseJson(bytes)), parts);
+  async putBytes(bytes: Uint8Array, parts: BundleParts = {}): Promise<PutResult> {
+    return await this.#store(bytes, requireIndexFields(parseJson(bytes)), parts);
   }
 
   #store(bytes: Uint8Array, f: IndexFields, parts: BundleParts): Promise<PutResult> {
@@ -320,7 +320,7 @@ export class PgStore implements ProofStore {
   }
 
   /** Index entries, newest first, keyset-paged. */
-  list(filter: ListFilter = {}): Promise<ListPage> {
+  async list(filter: ListFilter = {}): Promise<ListPage> {
     const params: (string | number)[] = [];
     const where = this.#where(filter, params);
     if (filter.cursor !== undefined) {
@@ -341,7 +341,7 @@ export class PgStore implements ProofStore {
     const text = `SELECT ${COLUMNS} FROM empiric_proof_index ${
       where.length ? "WHERE " + where.join(" AND ") : ""
     } ORDER BY created_ms DESC, proof_id DESC${tail}`;
-    return this.#run("list", async () => {
+    return await this.#run("list", async () => {
       const rows = await this.#sql.unsafe(text, params, { prepare: true }) as unknown as Row[];
       const more = limit !== undefined && rows.length > limit;
       const page = more ? rows.slice(0, limit) : rows;
@@ -354,13 +354,13 @@ export class PgStore implements ProofStore {
   }
 
   /** Number of entries matching a filter. */
-  count(filter: IndexFilter = {}): Promise<number> {
+  async count(filter: IndexFilter = {}): Promise<number> {
     const params: (string | number)[] = [];
     const where = this.#where(filter, params);
     const text = `SELECT count(*)::float8 AS n FROM empiric_proof_index ${
       where.length ? "WHERE " + where.join(" AND ") : ""
     }`;
-    return this.#run("count", async () => {
+    return await this.#run("count", async () => {
       const [row] = await this.#sql.unsafe(text, params, { prepare: true });
       return Number(row.n);
     });
