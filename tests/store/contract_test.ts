@@ -3,7 +3,7 @@
 import assert from "node:assert/strict";
 import { openStore } from "../../src/store/store.ts";
 import type { ProofStore } from "../../src/store/types.ts";
-import { EmpiricError } from "../../src/errors/errors.ts";
+import type { EmpiricError } from "../../src/errors/errors.ts";
 import { verifyProofImpl } from "../../src/ops/verify_proof.ts";
 import { prettyJson } from "../../src/json/pretty.ts";
 import type { JsonValue } from "../../src/json/value.ts";

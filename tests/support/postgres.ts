@@ -86,7 +86,7 @@ export interface StartOptions {
   settings?: Record<string, string>;
 }
 
-async function freePort(): Promise<number> {
+function freePort(): number {
   const l = Deno.listen({ hostname: "127.0.0.1", port: 0 });
   const port = (l.addr as Deno.NetAddr).port;
   l.close();
@@ -168,7 +168,7 @@ export async function startPostgres(options: StartOptions = {}): Promise<PgServe
   let started = false;
   let why = "";
   for (let attempt = 0; attempt < 5 && !started; attempt++) {
-    port = await freePort();
+    port = freePort();
     const opts = Object.entries({ ...settings, port: String(port) })
       .map(([k, v]) => `-c ${k}=${v}`).join(" ");
     const r = await run(
