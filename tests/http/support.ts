@@ -67,6 +67,8 @@ export async function testApp(
     allowCmdSubstrates?: boolean;
     scenarioDir?: string;
     env?: OpsEnvironment;
+    /** The store (default: a fresh directory); a postgres:// URL for the database store. */
+    store?: string;
   } = {},
 ): Promise<TestApp> {
   const dir = await Deno.makeTempDir({ prefix: "empiric-http-" });
@@ -74,7 +76,7 @@ export async function testApp(
     caller: "network",
     env: options.env,
     key: options.key ?? FIXTURE_KEY,
-    store: `${dir}/store`,
+    store: options.store ?? `${dir}/store`,
     scenarioDir: options.scenarioDir ?? `${dir}/scenarios`,
     allowClientCmd: options.allowCmdSubstrates,
     readOnly: options.auth?.readOnly,
