@@ -160,6 +160,14 @@ export async function startPostgres(options: StartOptions = {}): Promise<PgServe
     await Deno.chmod(`${dir}/server.key`, 0o600);
     await own(`${dir}/server.crt`);
     await own(`${dir}/server.key`);
+    // Only TLS connections are accepted over TCP, so a connection that works is encrypted.
+    await Deno.writeTextFile(
+      `${dir}/data/pg_hba.conf`,
+      "local all all trust\n" +
+        "hostssl all all 127.0.0.1/32 scram-sha-256\n" +
+        "hostnossl all all 127.0.0.1/32 reject\n",
+    );
+    await own(`${dir}/data/pg_hba.conf`);
     settings.ssl = "on";
     settings.ssl_cert_file = `${dir}/server.crt`;
     settings.ssl_key_file = `${dir}/server.key`;
@@ -215,7 +223,11 @@ export async function startPostgres(options: StartOptions = {}): Promise<PgServe
     `postgresql://${USER}:${PASSWORD}@127.0.0.1:${port}/${database}${query ? `?${query}` : ""}`;
   const admins: postgres.Sql[] = [];
   const sql = (database = "postgres") => {
-    const s = postgres(url(database), { max: 2, onnotice: () => {}, ssl: false });
+    const s = postgres(url(database), {
+      max: 2,
+      onnotice: () => {},
+      ssl: options.tls ? "require" : false,
+    });
     admins.push(s);
     return s;
   };
