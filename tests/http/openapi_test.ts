@@ -107,6 +107,9 @@ Deno.test("the document's request schemas are the ones that validate (no drift)"
     );
     const params = (doc.paths["/proofs"].get as { parameters: { name: string }[] }).parameters;
     assert.deepEqual(params.map((p) => p.name).sort(), [
+      "created_after",
+      "created_before",
+      "cursor",
       "limit",
       "offset",
       "outcome",
