@@ -81,14 +81,15 @@ export async function verifyAndStore(
       { problems: v.problems, pointer: first?.pointer, position: first?.position },
     );
   }
-  const problems = await checkBundleParts(parseJson(bytes), parts);
+  const value = parseJson(bytes);
+  const problems = await checkBundleParts(value, parts);
   if (problems.length > 0) {
     throw new EmpiricError("bundle_mismatch", problems[0].message, {
       problems,
       pointer: problems[0].pointer,
     });
   }
-  return await store.putBytes(bytes, parts);
+  return await store.putBytes(bytes, parts, value);
 }
 
 /** The `ingest_proof` operation (`POST /proofs`). */

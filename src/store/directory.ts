@@ -227,8 +227,12 @@ export class DirectoryStore implements ProofStore {
   }
 
   /** Keep a record's exact bytes and its parts (parts first), and index it. */
-  async putBytes(bytes: Uint8Array, parts: BundleParts = {}): Promise<PutResult> {
-    return await this.#store(bytes, requireIndexFields(parseJson(bytes)), parts);
+  async putBytes(
+    bytes: Uint8Array,
+    parts: BundleParts = {},
+    parsed?: JsonValue,
+  ): Promise<PutResult> {
+    return await this.#store(bytes, requireIndexFields(parsed ?? parseJson(bytes)), parts);
   }
 
   async #store(bytes: Uint8Array, fields: IndexFields, parts: BundleParts): Promise<PutResult> {

@@ -219,36 +219,62 @@ export class PgStore implements ProofStore {
   }
 
   /** Keep a record's exact bytes and its parts, in one transaction. */
-  async putBytes(bytes: Uint8Array, parts: BundleParts = {}): Promise<PutResult> {
-    return await this.#store(bytes, requireIndexFields(parseJson(bytes)), parts);
+  async putBytes(
+    bytes: Uint8Array,
+    parts: BundleParts = {},
+    parsed?: JsonValue,
+  ): Promise<PutResult> {
+    return await this.#store(bytes, requireIndexFields(parsed ?? parseJson(bytes)), parts);
   }
 
+  /**
+   * One statement (so one round trip and one implicit transaction): the record, its index row
+   * and its parts, each `ON CONFLICT DO NOTHING`; foreign keys are checked at the end of the
+   * statement, when the record row exists.
+   */
   #store(bytes: Uint8Array, f: IndexFields, parts: BundleParts): Promise<PutResult> {
+    const params: unknown[] = [
+      f.proof_id,
+      bytes,
+      f.scenario,
+      f.substrate,
+      f.outcome,
+      f.metric,
+      Number.isFinite(f.observed_value) ? f.observed_value : null,
+      f.created_at,
+      f.created_ms,
+    ];
+    const partCtes: string[] = [];
+    for (const name of BUNDLE_PART_NAMES) {
+      const part = parts[name];
+      if (part === undefined) continue;
+      params.push(name, part);
+      partCtes.push(`p${partCtes.length} AS (
+        INSERT INTO empiric_bundle_parts (proof_id, part, bytes)
+        VALUES ($1, $${params.length - 1}, $${params.length})
+        ON CONFLICT (proof_id, part) DO NOTHING RETURNING part)`);
+    }
+    const text = `WITH r AS (
+        INSERT INTO empiric_records (proof_id, record) VALUES ($1, $2)
+        ON CONFLICT (proof_id) DO NOTHING RETURNING proof_id),
+      i AS (
+        INSERT INTO empiric_proof_index
+          (proof_id, scenario, substrate, outcome, metric, observed_value, created_at, created_ms)
+        VALUES ($1, $3, $4, $5, $6, $7, $8, $9)
+        ON CONFLICT (proof_id) DO NOTHING)${partCtes.map((c) => ",\n      " + c).join("")}
+      SELECT (SELECT count(*) FROM r)::int AS created${
+      partCtes.map((_, i) => `, (SELECT part FROM p${i}) AS p${i}`).join("")
+    }`;
     return this.#run("store", async () => {
-      const { created, partsAdded } = await this.#sql.begin(async (tx) => {
-        const inserted = await tx`
-          INSERT INTO empiric_records (proof_id, record) VALUES (${f.proof_id}, ${bytes})
-          ON CONFLICT (proof_id) DO NOTHING RETURNING proof_id`;
-        const added: BundlePartName[] = [];
-        for (const name of BUNDLE_PART_NAMES) {
-          const part = parts[name];
-          if (part === undefined) continue;
-          const r = await tx`
-            INSERT INTO empiric_bundle_parts (proof_id, part, bytes)
-            VALUES (${f.proof_id}, ${name}, ${part})
-            ON CONFLICT (proof_id, part) DO NOTHING RETURNING part`;
-          if (r.length > 0) added.push(name);
-        }
-        await tx`
-          INSERT INTO empiric_proof_index
-            (proof_id, scenario, substrate, outcome, metric, observed_value, created_at, created_ms)
-          VALUES (${f.proof_id}, ${f.scenario}, ${f.substrate}, ${f.outcome}, ${f.metric},
-            ${Number.isFinite(f.observed_value) ? f.observed_value : null}, ${f.created_at},
-            ${f.created_ms})
-          ON CONFLICT (proof_id) DO NOTHING`;
-        return { created: inserted.length > 0, partsAdded: added };
-      }) as { created: boolean; partsAdded: BundlePartName[] };
-      return { path: this.pathOf(f.proof_id), entry: this.#entry(f), created, partsAdded };
+      const [row] = await this.#sql.unsafe(text, params as never[], { prepare: true });
+      const partsAdded = partCtes.map((_, i) => row[`p${i}`] as BundlePartName | null)
+        .filter((p): p is BundlePartName => p !== null);
+      return {
+        path: this.pathOf(f.proof_id),
+        entry: this.#entry(f),
+        created: Number(row.created) > 0,
+        partsAdded,
+      };
     });
   }
 

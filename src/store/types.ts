@@ -6,6 +6,7 @@
  *
  * @module
  */
+import type { JsonValue } from "../json/value.ts";
 import type { LineageLink } from "../record/lineage.ts";
 import type { ProofRecord } from "../record/types.ts";
 
@@ -124,9 +125,10 @@ export interface ProofStore {
   /**
    * Store a record's exact bytes (the caller has checked it is a record) with optional bundle
    * parts, parts first. Idempotent by proof_id: a record already stored is kept byte for byte
-   * (`created` false), and only parts it lacks are added.
+   * (`created` false), and only parts it lacks are added. `parsed`, when the caller has it, is
+   * the typed parse of `bytes` (saves parsing them again).
    */
-  putBytes(bytes: Uint8Array, parts?: BundleParts): Promise<PutResult>;
+  putBytes(bytes: Uint8Array, parts?: BundleParts, parsed?: JsonValue): Promise<PutResult>;
   /** One record's exact bytes, or undefined. */
   getBytes(proofId: string): Promise<Uint8Array | undefined>;
   /** One record's text (its bytes as UTF-8), or undefined. */

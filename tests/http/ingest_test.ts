@@ -137,7 +137,8 @@ const CASES: Record<string, (fresh: Fresh) => Promise<void>> = {
       assert.equal((await badScenario.json()).code, "bundle_mismatch");
       assert.equal((await (await t.req("GET", "/proofs")).json()).total, 0);
       // Any layout of the scenario whose canonical form matches is accepted, kept as sent.
-      const scenarioText = '{\n "weight": 1.50,\n "name": "sealed",\n "probe": {"timeout_ms": 1000}\n}';
+      const scenarioText =
+        '{\n "weight": 1.50,\n "name": "sealed",\n "probe": {"timeout_ms": 1000}\n}';
       const ok = await t.req("POST", "/proofs", {
         json: { proof_json: text, observations, scenario: scenarioText },
       });
@@ -161,7 +162,11 @@ const CASES: Record<string, (fresh: Fresh) => Promise<void>> = {
   "a read-only server refuses POST /proofs; a demo-key server stores no pushed record": async (
     fresh,
   ) => {
-    const ro = await testApp({ key: TEST_SIGN_KEY, store: await fresh(), auth: { readOnly: true } });
+    const ro = await testApp({
+      key: TEST_SIGN_KEY,
+      store: await fresh(),
+      auth: { readOnly: true },
+    });
     try {
       const r = await makeRecord({ second: 11 });
       const res = await ro.req("POST", "/proofs", {

@@ -50,7 +50,7 @@ pgTest(
       TOKEN,
     ];
     // Started together on a fresh database: both migrate, under the lock, once.
-  const servers = await Promise.all([startServer(args), startServer(args)]);
+    const servers = await Promise.all([startServer(args), startServer(args)]);
     try {
       const records = await manyRecords(48, { substrate: "builtin:pushed" });
       // Each record goes to both servers at once, from 8 concurrent clients.
