@@ -56,7 +56,10 @@ export const IndexEntrySchema = z.object({
 /** `read_proof_index` output. */
 export const ProofIndexOutput = z.object({
   entries: z.array(IndexEntrySchema),
-  total: z.number().int(),
+  total: z.number().int().nullable().describe(
+    "Entries matching the filters; null on a cursor page (counted on the first page only, so " +
+      "that a page costs the same at any depth)",
+  ),
   limit: z.number().int(),
   offset: z.number().int(),
   next_cursor: z.string().nullable().describe(
@@ -84,7 +87,7 @@ export const readProofIndexOp = defineOperation({
   title: "Read the proof index",
   description: "List the proof records in this server's store, newest first: proof_id, scenario, " +
     "substrate, outcome (VALIDATED, REFUTED or INCONCLUSIVE), deciding metric, observed value, " +
-    "created_at and where the record is kept, with the total count. Filter by scenario, " +
+    "created_at and where the record is kept, with the total count (first page). Filter by scenario, " +
     "substrate, outcome and a time range (created_after inclusive, created_before exclusive); " +
     "page with limit (1-1000, default 50) and cursor (pass next_cursor back; offset also " +
     "works but slows with depth). Read a whole record as the resource " +
@@ -121,9 +124,10 @@ export const readProofIndexOp = defineOperation({
       created_after: input.created_after,
       created_before: input.created_before,
     };
+    // The count costs time in proportion to the matching entries: a cursor page skips it.
     const [page, total] = await Promise.all([
       store.list({ ...where, limit, offset, cursor: input.cursor }),
-      store.count(where),
+      input.cursor === undefined ? store.count(where) : Promise.resolve(null),
     ]);
     return {
       entries: page.entries.map((e) => ({

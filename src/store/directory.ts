@@ -307,8 +307,9 @@ export class DirectoryStore implements ProofStore {
     const { where, args } = filterSql(filter);
     if (filter.cursor !== undefined) {
       const key = decodeCursor(filter.cursor);
-      where.push("(created_ms < ? OR (created_ms = ? AND proof_id < ?))");
-      args.push(key.created_ms, key.created_ms, key.proof_id);
+      // A row value: SQLite seeks the (created_ms, proof_id) index to it.
+      where.push("(created_ms, proof_id) < (?, ?)");
+      args.push(key.created_ms, key.proof_id);
     }
     const limit = filter.limit;
     const sql = `SELECT ${COLUMNS} FROM proofs ${
@@ -486,6 +487,9 @@ function migrateIndex(db: DatabaseSync, dbPath: string): number[] {
     );
     db.exec("CREATE INDEX proofs_by_substrate ON proofs (substrate, created_ms, proof_id)");
     db.exec("CREATE INDEX proofs_by_outcome ON proofs (outcome, created_ms, proof_id)");
+    db.exec(
+      "CREATE INDEX proofs_by_scenario_outcome ON proofs (scenario, outcome, created_ms, proof_id)",
+    );
     db.exec(`PRAGMA user_version = ${DIRECTORY_INDEX_VERSION}`);
     db.exec("COMMIT");
     return [DIRECTORY_INDEX_VERSION];
@@ -532,6 +536,8 @@ async function writeTemporary(path: string, bytes: Uint8Array): Promise<string> 
  * stand in.
  */
 export async function createFileAtomic(path: string, bytes: Uint8Array): Promise<boolean> {
+  // Already there: nothing to write (the common case of a record pushed again).
+  if (await Deno.lstat(path).then(() => true, () => false)) return false;
   const tmp = await writeTemporary(path, bytes);
   try {
     await Deno.link(tmp, path);

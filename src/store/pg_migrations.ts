@@ -53,6 +53,8 @@ export const MIGRATIONS: readonly Migration[] = [
         ON empiric_proof_index (substrate, created_ms DESC, proof_id DESC)`,
       `CREATE INDEX empiric_proof_index_by_outcome
         ON empiric_proof_index (outcome, created_ms DESC, proof_id DESC)`,
+      `CREATE INDEX empiric_proof_index_by_scenario_outcome
+        ON empiric_proof_index (scenario, outcome, created_ms DESC, proof_id DESC)`,
     ],
   },
 ];

@@ -211,7 +211,7 @@ const CASES: Record<string, (fresh: Fresh) => Promise<void>> = {
           "GET",
           `/proofs?limit=5&created_after=2026-01-01T00:01:42Z${q}`,
         )).json();
-        assert.equal(page.total, 10);
+        assert.equal(page.total, cursor ? null : 10, "counted on the first page");
         ids.push(...page.entries.map((e: { created_at: string }) => e.created_at));
         cursor = page.next_cursor;
       } while (cursor);

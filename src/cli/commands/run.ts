@@ -278,7 +278,11 @@ export function proofsCommand(host: CliHost, env: () => Promise<OpsEnvironment>)
             }…  ${e.scenario} on ${e.substrate}  ${e.metric}=${e.observed_value}\n`,
           );
         }
-        host.stdout(`${page.entries.length} of ${page.total} proofs in ${page.store}\n`);
+        host.stdout(
+          page.total === null
+            ? `${page.entries.length} more proofs in ${page.store}\n`
+            : `${page.entries.length} of ${page.total} proofs in ${page.store}\n`,
+        );
         if (page.next_cursor) host.stdout(`next page: --cursor ${page.next_cursor}\n`);
       } finally {
         await ops.close();
