@@ -10,7 +10,7 @@
  * @module
  */
 import postgres from "postgres";
-import { EmpiricError, IoError } from "../errors/errors.ts";
+import { EmpiricError, IoError, UsageError } from "../errors/errors.ts";
 import { parseJson } from "../json/parse.ts";
 import { prettyJson } from "../json/pretty.ts";
 import type { JsonValue } from "../json/value.ts";
@@ -45,6 +45,11 @@ import {
 
 type Sql = postgres.Sql<Record<string, never>>;
 
+/**
+ * The index columns as read (`created_ms` as a float8, which the client gives as a number).
+ * ORDER BY names the table's column explicitly, not this output column of the same name: the
+ * cast column has no index.
+ */
 const COLUMNS =
   "proof_id, scenario, substrate, outcome, metric, observed_value, created_at, created_ms::float8 AS created_ms";
 
@@ -66,6 +71,11 @@ function unavailable(e: unknown): boolean {
     /^(ECONNREFUSED|ECONNRESET|ENOTFOUND|EAI_AGAIN|ETIMEDOUT|EHOSTUNREACH|ENETUNREACH|CONNECT_TIMEOUT|CONNECTION_CLOSED|CONNECTION_ENDED|CONNECTION_DESTROYED|SASL_SIGNATURE_MISMATCH|AUTH_TYPE_NOT_IMPLEMENTED)$/
       .test(code) ||
     /certificate|self[- ]signed|SSL|TLS|handshake/i.test((e as Error).message ?? "");
+}
+
+function wholeNumber(n: number): number {
+  if (!Number.isSafeInteger(n) || n < 0) throw new UsageError(`not a page size or offset: ${n}`);
+  return n;
 }
 
 /**
@@ -354,19 +364,16 @@ export class PgStore implements ProofStore {
       params.push(key.created_ms, key.proof_id);
       where.push(`(created_ms, proof_id) < ($${params.length - 1}, $${params.length})`);
     }
+    // LIMIT and OFFSET are written as numbers, not parameters: with a parameter, the generic
+    // plan of the prepared statement would not know the page is small and would sort the whole
+    // index instead of reading its first entries.
     const limit = filter.limit;
     let tail = "";
-    if (limit !== undefined) {
-      params.push(limit + 1);
-      tail += ` LIMIT $${params.length}`;
-    }
-    if (filter.offset) {
-      params.push(filter.offset);
-      tail += ` OFFSET $${params.length}`;
-    }
+    if (limit !== undefined) tail += ` LIMIT ${wholeNumber(limit) + 1}`;
+    if (filter.offset) tail += ` OFFSET ${wholeNumber(filter.offset)}`;
     const text = `SELECT ${COLUMNS} FROM empiric_proof_index ${
       where.length ? "WHERE " + where.join(" AND ") : ""
-    } ORDER BY created_ms DESC, proof_id DESC${tail}`;
+    } ORDER BY empiric_proof_index.created_ms DESC, proof_id DESC${tail}`;
     return await this.#run("list", async () => {
       const rows = await this.#sql.unsafe(text, params, { prepare: true }) as unknown as Row[];
       const more = limit !== undefined && rows.length > limit;
