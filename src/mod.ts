@@ -20,6 +20,7 @@ export * from "./json/mod.ts";
 export * from "./crypto/mod.ts";
 export * from "./errors/mod.ts";
 export * from "./record/mod.ts";
+export * from "./attest/mod.ts";
 export {
   compileTypedValidator,
   PROOF_RECORD_SCHEMA,

@@ -12,7 +12,10 @@ import { initTelemetryFromEnv } from "../telemetry/otel.ts";
 export async function runEntry(args: string[]): Promise<number> {
   const host = denoHost();
   // OpenTelemetry export when OTEL_EXPORTER_OTLP_ENDPOINT is set (docs/telemetry.md).
-  const telemetry = await initTelemetryFromEnv().catch((e) => {
+  // A failing exporter is reported once on standard error (standard output may carry JSON-RPC).
+  const telemetry = await initTelemetryFromEnv(undefined, {
+    onExportFailure: (f) => host.stderr(`empiric: warning: ${f.message}\n`),
+  }).catch((e) => {
     host.stderr(`empiric: warning: OpenTelemetry export is off: ${(e as Error).message}\n`);
     return undefined;
   });

@@ -14,6 +14,9 @@ import { proofsCommand, runCommand, scenariosCommand } from "./commands/run.ts";
 import { exportCommands } from "./commands/export.ts";
 import { httpCommand } from "./commands/http.ts";
 import { pushCommand, storeCommand } from "./commands/store.ts";
+import { keyCommands } from "./commands/keys.ts";
+import { registerCommand } from "./commands/register.ts";
+import { planCommand } from "./commands/plan.ts";
 import type { OpsEnvironment } from "../ops/environment.ts";
 import type { AnyCommand, CliHost } from "./host.ts";
 
@@ -53,10 +56,13 @@ export async function main(
   program.addCommand(canonicalizeCommand(host, opsEnv));
   program.addCommand(runCommand(host, opsEnv, setExit));
   program.addCommand(scenariosCommand(host, opsEnv));
+  program.addCommand(planCommand(host, opsEnv));
   program.addCommand(proofsCommand(host, opsEnv));
   program.addCommand(pushCommand(host, opsEnv, setExit));
   program.addCommand(storeCommand(host, opsEnv, setExit));
   for (const c of exportCommands(host, setExit)) program.addCommand(c);
+  for (const c of keyCommands(host)) program.addCommand(c);
+  program.addCommand(registerCommand(host, opsEnv));
   program.addCommand(httpCommand(host));
   program.addCommand(mcpCommand(host));
   applyToAll(

@@ -23,6 +23,12 @@ export type ErrorCode =
   | "schema_invalid"
   | "proof_id_mismatch"
   | "signature_mismatch"
+  // public-key attestations (docs/keys.md)
+  | "untrusted_signer"
+  | "signature_threshold"
+  | "policy_violation"
+  | "policy_invalid"
+  | "registration_mismatch"
   // keys
   | "key_too_short"
   | "key_invalid"
@@ -98,6 +104,23 @@ export const ERROR_TABLE: Readonly<Record<ErrorCode, ErrorReporting>> = {
   schema_invalid: { exit: EXIT.failed, http: 422, title: "Record fails the schema" },
   proof_id_mismatch: { exit: EXIT.failed, http: 422, title: "proof_id does not match the body" },
   signature_mismatch: { exit: EXIT.failed, http: 422, title: "Signature does not verify" },
+  untrusted_signer: {
+    exit: EXIT.failed,
+    http: 422,
+    title: "Signed only by keys the trust policy does not trust",
+  },
+  signature_threshold: {
+    exit: EXIT.failed,
+    http: 422,
+    title: "Fewer trusted signatures than the policy requires",
+  },
+  policy_violation: { exit: EXIT.failed, http: 422, title: "Attestation violates the policy" },
+  policy_invalid: { exit: EXIT.dataErr, http: 400, title: "Invalid trust policy" },
+  registration_mismatch: {
+    exit: EXIT.failed,
+    http: 422,
+    title: "Scenario or data differ from the registration",
+  },
   key_too_short: { exit: EXIT.usage, http: 400, title: "Signing key too short" },
   key_invalid: { exit: EXIT.usage, http: 400, title: "Unusable key" },
   scenario_invalid: { exit: EXIT.dataErr, http: 422, title: "Invalid scenario" },

@@ -15,6 +15,7 @@
  */
 import { CloudEvent, HTTP, ValidationError } from "cloudevents";
 import { IoError, RecordError } from "../errors/errors.ts";
+import { tracedFetch } from "../telemetry/http.ts";
 import { canonicalBytes } from "../json/canonical.ts";
 import { parseJson } from "../json/parse.ts";
 import { toPlainJson } from "../json/plain.ts";
@@ -91,11 +92,12 @@ export type ProofEvent = CloudEvent<Uint8Array>;
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { unwrap, wrap } from "./cloudevents.ts";
  * const text = await Deno.readTextFile(new URL("../../fixtures/records/valid.json", import.meta.url));
  * const event = await wrap(text, { source: "urn:empiric:example" });
  * const back = unwrap(event.toString());
- * console.assert(back.identity.proof_id === event.id);
+ * assert.equal(back.identity.proof_id, event.id);
  * ```
  */
 export async function wrap(proof: ProofInput, options: WrapOptions): Promise<ProofEvent> {
@@ -276,9 +278,18 @@ export interface HttpMessage {
   body: string | Uint8Array<ArrayBuffer>;
 }
 
-// Binary mode header values: percent-encode space, '"', '%' and everything outside U+0021..U+007E
-// (as UTF-8 bytes), per the HTTP protocol binding.
-function encodeHeaderValue(s: string): string {
+/**
+ * A binary-mode header value (HTTP and NATS protocol bindings): space, `"`, `%` and everything
+ * outside U+0021..U+007E percent-encoded as UTF-8 bytes, upper-case hex.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { encodeHeaderValue } from "./cloudevents.ts";
+ * assert.equal(encodeHeaderValue("Euro \u20ac \u{1F600}"), "Euro%20%E2%82%AC%20%F0%9F%98%80");
+ * ```
+ */
+export function encodeHeaderValue(s: string): string {
   let out = "";
   for (const b of new TextEncoder().encode(s)) {
     out += b > 0x20 && b < 0x7f && b !== 0x22 && b !== 0x25
@@ -288,7 +299,25 @@ function encodeHeaderValue(s: string): string {
   return out;
 }
 
-function decodeHeaderValue(s: string): string {
+/**
+ * Decode a binary-mode header value: first the RFC 7230 quoted-string form (older senders), then
+ * one round of percent-decoding (either case of hex); bytes that are not valid UTF-8 (such as an
+ * overlong encoding) throw.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { decodeHeaderValue } from "./cloudevents.ts";
+ * assert.equal(decodeHeaderValue("Euro%20%e2%82%ac"), "Euro \u20ac");
+ * assert.equal(decodeHeaderValue('"a \\"quoted\\" value"'), 'a "quoted" value');
+ * assert.throws(() => decodeHeaderValue("%C0%A0"));
+ * ```
+ */
+export function decodeHeaderValue(value: string): string {
+  let s = value.trim();
+  if (s.length >= 2 && s.startsWith('"') && s.endsWith('"')) {
+    s = s.slice(1, -1).replace(/\\(.)/g, "$1");
+  }
   const bytes: number[] = [];
   for (let i = 0; i < s.length; i++) {
     if (s[i] === "%" && /^[0-9A-Fa-f]{2}$/.test(s.slice(i + 1, i + 3))) {
@@ -347,6 +376,20 @@ export function unwrapHttp(message: {
     throw new RecordError("schema_invalid", "batched CloudEvents are not supported");
   }
   if (ct.toLowerCase().startsWith(CLOUDEVENTS_JSON_MEDIA_TYPE)) return unwrap(body);
+  return unwrapBinary(headers, body, ct !== "" ? ct : undefined);
+}
+
+/**
+ * Recover the record from a binary-mode message of any protocol binding: `headers` (lowercase
+ * names) holds the `ce-` attributes, `body` the record's bytes; `datacontenttype` is the
+ * binding's content type when it carries the attribute outside the `ce-` headers (HTTP's
+ * `Content-Type`). The attributes are decoded and validated with the SDK.
+ */
+export function unwrapBinary(
+  headers: Record<string, string>,
+  body: Uint8Array,
+  datacontenttype?: string,
+): ProofRecord {
   const attrs: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(headers)) {
     if (!k.startsWith("ce-")) continue;
@@ -356,7 +399,7 @@ export function unwrapHttp(message: {
       throw new RecordError("schema_invalid", `the header ${k} is not valid percent-encoded UTF-8`);
     }
   }
-  if (ct !== "") attrs.datacontenttype = ct;
+  if (datacontenttype !== undefined) attrs.datacontenttype = datacontenttype;
   validateAttributes(attrs);
   return recordFromBytes(body);
 }
@@ -374,8 +417,24 @@ export interface PostOptions {
 }
 
 /**
+ * The attributes of the OpenTelemetry CloudEvents semantic conventions for a span that sends or
+ * receives `event`.
+ */
+export function cloudEventSpanAttributes(event: ProofEvent): Record<string, string> {
+  const a: Record<string, string> = {
+    "cloudevents.event_id": event.id,
+    "cloudevents.event_source": event.source,
+    "cloudevents.event_spec_version": event.specversion,
+    "cloudevents.event_type": event.type,
+  };
+  if (event.subject) a["cloudevents.event_subject"] = event.subject;
+  return a;
+}
+
+/**
  * POST an event to a CloudEvents sink over HTTP. Resolves with the response status; a non-2xx
- * answer or a network failure is an `io_error`.
+ * answer or a network failure is an `io_error`. The request is made in an OpenTelemetry CLIENT
+ * span (with the CloudEvents attributes) whose W3C `traceparent` it carries.
  */
 export async function postCloudEvent(
   url: string,
@@ -383,15 +442,14 @@ export async function postCloudEvent(
   options: PostOptions = {},
 ): Promise<number> {
   const msg = toHttpMessage(event, options.mode ?? "structured");
-  const f = options.fetch ?? fetch;
   let res: Response;
   try {
-    res = await f(url, {
+    res = await tracedFetch(url, {
       method: "POST",
       headers: { ...msg.headers, ...options.headers },
       body: msg.body,
       signal: AbortSignal.timeout(options.timeoutMs ?? 10_000),
-    });
+    }, { fetch: options.fetch, attributes: cloudEventSpanAttributes(event) });
   } catch (e) {
     throw new IoError("io_error", `cannot POST the CloudEvent to ${url}: ${(e as Error).message}`, {
       cause: e,

@@ -11,16 +11,28 @@
  *
  * @module
  */
-import { asEmpiricError, RecordError } from "../errors/errors.ts";
+import { asEmpiricError, RecordError, UsageError } from "../errors/errors.ts";
 import type { ErrorCode } from "../errors/codes.ts";
 import { canonicalBytes } from "../json/canonical.ts";
 import { parseJson } from "../json/parse.ts";
 import { isJsonObject, type JsonObject, type JsonValue } from "../json/value.ts";
-import { hmacSha256Hex, hmacSha256Verify, toHex } from "../crypto/hash.ts";
-import { assertSigningKey } from "../crypto/keys.ts";
+import { hmacSha256Verify, sha256Hex, toHex } from "../crypto/hash.ts";
 import { verifyRecord, type VerifyResult } from "../record/verify.ts";
 import { recordBody } from "../record/sign.ts";
-import { base64Decode, base64Encode, loadProof, type ProofInput, withPyInts } from "./common.ts";
+import type { ProofRecord } from "../record/types.ts";
+import {
+  type DsseEnvelope,
+  type DsseSigner,
+  hmacSigner,
+  isEnvelopeProblem,
+  publicKeySigner,
+  readEnvelope,
+  signEnvelope,
+} from "../attest/dsse.ts";
+import type { PrivateKey } from "../attest/keys.ts";
+import { loadProof, type ProofInput, withPyInts } from "./common.ts";
+
+export { type DsseEnvelope, type DsseSignature, pae } from "../attest/dsse.ts";
 
 /** `_type` of an in-toto Statement v1. */
 export const IN_TOTO_STATEMENT_V1_TYPE = "https://in-toto.io/Statement/v1";
@@ -33,6 +45,7 @@ export const DSSE_INTOTO_PAYLOAD_TYPE = "application/vnd.in-toto+json";
 export interface InTotoSubject {
   name: string;
   digest: { sha256: string };
+  mediaType?: string;
 }
 
 /** The proof record predicate: the signed body (sections 1–8) and the record's HMAC (hex). */
@@ -49,24 +62,46 @@ export interface InTotoStatement {
   predicate: ProofPredicate;
 }
 
-/** One DSSE signature. */
-export interface DsseSignature {
-  keyid?: string;
-  sig: string;
+/** Options of {@link toInTotoStatement}. */
+export interface StatementOptions {
+  /**
+   * Name of the record file in the second subject (default `<proof_id>.json`, the proof
+   * store's file name).
+   */
+  fileName?: string;
 }
 
-/** A DSSE envelope. */
-export interface DsseEnvelope {
-  payload: string;
-  payloadType: string;
-  signatures: DsseSignature[];
+/**
+ * The two subjects of a Statement about a record: the record by its proof_id, and the record
+ * file by the SHA-256 of its bytes (so that blob-based tools such as
+ * `cosign verify-blob-attestation` match the file).
+ */
+export async function recordSubjects(
+  record: ProofRecord,
+  bytes: Uint8Array<ArrayBuffer>,
+  options: StatementOptions = {},
+): Promise<InTotoSubject[]> {
+  const id = record.identity.proof_id;
+  const name = options.fileName ?? `${id}.json`;
+  if (name === "" || /[\/]/.test(name)) {
+    throw new UsageError(
+      `a record file name must be a plain file name, got ${JSON.stringify(name)}`,
+    );
+  }
+  return [
+    { name: `${id}.json`, digest: { sha256: id } },
+    { name, digest: { sha256: await sha256Hex(bytes) }, mediaType: "application/json" },
+  ];
 }
 
 /**
  * The in-toto Statement v1 of a signed record (SPEC `to_in_toto_statement(proof)`).
  *
- * - `subject`: one descriptor, `name` `<proof_id>.json`, `digest.sha256` = the proof_id (the
- *   SHA-256 of the canonical body without `identity.proof_id`, not of the file's bytes);
+ * - `subject[0]`: `name` `<proof_id>.json`, `digest.sha256` = the proof_id (the SHA-256 of the
+ *   canonical body without `identity.proof_id`, as the SPEC defines it);
+ * - `subject[1]`: the record file: `name` (option `fileName`, default `<proof_id>.json`),
+ *   `digest.sha256` = the SHA-256 of the file's bytes (of the text or bytes given; a typed
+ *   record is hashed as empiric writes record files), `mediaType` `application/json`;
  * - `predicate.body`: sections 1 to 8 exactly as signed; `predicate.signature`: section 9's
  *   HMAC, lowercase hex.
  *
@@ -76,17 +111,21 @@ export interface DsseEnvelope {
  * @example
  * ```ts
  * import { toInTotoStatement } from "./intoto.ts";
+ * import { equal } from "node:assert/strict";
  * const text = await Deno.readTextFile(new URL("../../fixtures/records/valid.json", import.meta.url));
  * const st = await toInTotoStatement(text);
- * console.assert(st.subject[0].digest.sha256.length === 64 && "identity" in st.predicate.body);
+ * equal(st.subject[0].digest.sha256, st.predicate.body.identity && (st.predicate.body.identity as { proof_id: string }).proof_id);
+ * equal(st.subject.length, 2);
  * ```
  */
-export async function toInTotoStatement(proof: ProofInput): Promise<InTotoStatement> {
-  const { record } = await loadProof(proof);
-  const id = record.identity.proof_id;
+export async function toInTotoStatement(
+  proof: ProofInput,
+  options: StatementOptions = {},
+): Promise<InTotoStatement> {
+  const { record, bytes } = await loadProof(proof);
   return {
     _type: IN_TOTO_STATEMENT_V1_TYPE,
-    subject: [{ name: `${id}.json`, digest: { sha256: id } }],
+    subject: await recordSubjects(record, bytes, options),
     predicateType: PROOFSVC_PREDICATE_TYPE_V1,
     predicate: {
       body: withPyInts(recordBody(record)),
@@ -96,32 +135,8 @@ export async function toInTotoStatement(proof: ProofInput): Promise<InTotoStatem
 }
 
 /** The canonical JSON bytes of a Statement: the DSSE payload. */
-export function statementBytes(statement: InTotoStatement): Uint8Array<ArrayBuffer> {
+export function statementBytes(statement: { _type: string }): Uint8Array<ArrayBuffer> {
   return canonicalBytes(statement as unknown as JsonValue);
-}
-
-const encoder = new TextEncoder();
-
-/**
- * DSSE pre-authentication encoding of a payload type and payload bytes.
- *
- * @example
- * ```ts
- * import { pae } from "./intoto.ts";
- * const p = pae("http://example.com/HelloWorld", new TextEncoder().encode("hello world"));
- * console.assert(new TextDecoder().decode(p) === "DSSEv1 29 http://example.com/HelloWorld 11 hello world");
- * ```
- */
-export function pae(payloadType: string, payload: Uint8Array): Uint8Array<ArrayBuffer> {
-  const type = encoder.encode(payloadType);
-  const head = encoder.encode(`DSSEv1 ${type.length} `);
-  const mid = encoder.encode(` ${payload.length} `);
-  const out = new Uint8Array(head.length + type.length + mid.length + payload.length);
-  out.set(head, 0);
-  out.set(type, head.length);
-  out.set(mid, head.length + type.length);
-  out.set(payload, head.length + type.length + mid.length);
-  return out;
 }
 
 function keyBytes(key: Uint8Array): Uint8Array<ArrayBuffer> {
@@ -129,11 +144,27 @@ function keyBytes(key: Uint8Array): Uint8Array<ArrayBuffer> {
 }
 
 /** Options of {@link toDsseEnvelope}. */
-export interface DsseOptions {
-  /** The DSSE HMAC key (at least 32 bytes); may differ from the record's key. */
-  key: Uint8Array;
-  /** A hint naming the key for verifiers (unauthenticated); omitted when not given. */
+export interface DsseOptions extends StatementOptions {
+  /** A DSSE HMAC key (at least 32 bytes); may differ from the record's key. */
+  key?: Uint8Array;
+  /** The HMAC signature's key id (default: the key's fingerprint, docs/keys.md). */
   keyid?: string;
+  /** Ed25519 / ECDSA P-256 keys, one public-key signature each (after the HMAC one). */
+  signingKeys?: readonly PrivateKey[];
+}
+
+/** The signers an options object names: the HMAC key first, then each private key. */
+export async function dsseSigners(options: DsseOptions): Promise<DsseSigner[]> {
+  const signers: DsseSigner[] = [];
+  if (options.key !== undefined) signers.push(await hmacSigner(options.key, options.keyid));
+  else if (options.keyid !== undefined) {
+    throw new UsageError("keyid names the HMAC key's signature: give key too");
+  }
+  for (const k of options.signingKeys ?? []) signers.push(publicKeySigner(k));
+  if (signers.length === 0) {
+    throw new UsageError("a DSSE envelope needs a key: an HMAC key or a signing key");
+  }
+  return signers;
 }
 
 /**
@@ -145,42 +176,34 @@ export async function signDsse(
   payload: Uint8Array,
   options: DsseOptions,
 ): Promise<DsseEnvelope> {
-  assertSigningKey(options.key);
-  const mac = await hmacSha256Hex(keyBytes(options.key), pae(payloadType, payload));
-  const sig: DsseSignature = {
-    ...(options.keyid !== undefined ? { keyid: options.keyid } : {}),
-    sig: base64Encode(hexBytes(mac)),
-  };
-  return { payload: base64Encode(payload), payloadType, signatures: [sig] };
-}
-
-function hexBytes(hex: string): Uint8Array {
-  const out = new Uint8Array(hex.length / 2);
-  for (let i = 0; i < out.length; i++) out[i] = parseInt(hex.slice(2 * i, 2 * i + 2), 16);
-  return out;
+  return await signEnvelope(payloadType, payload, await dsseSigners(options));
 }
 
 /**
  * The DSSE envelope of a signed record's in-toto Statement (SPEC
  * `to_dsse_envelope(proof, key=<bytes>, keyid=<string>)`): `payloadType`
  * {@link DSSE_INTOTO_PAYLOAD_TYPE}, `payload` = standard base64 (padded) of the Statement's
- * canonical bytes, one signature `{keyid, sig}` with `sig` = base64 of HMAC-SHA256(key, PAE).
+ * canonical bytes, one signature `{keyid, sig}` per key: with `key`, `sig` = base64 of
+ * HMAC-SHA256(key, PAE); with `signingKeys`, an Ed25519 or ECDSA P-256 (DER) signature each.
+ * Every signature carries a `keyid`.
  *
  * @example
  * ```ts
  * import { toDsseEnvelope, verifyDsseEnvelope } from "./intoto.ts";
+ * import { equal } from "node:assert/strict";
  * const text = await Deno.readTextFile(new URL("../../fixtures/records/valid.json", import.meta.url));
  * const key = new TextEncoder().encode("a-dsse-key-of-at-least-32-bytes!!");
  * const env = await toDsseEnvelope(text, { key, keyid: "ci-2026" });
- * console.assert((await verifyDsseEnvelope(env, key)).verified);
+ * equal((await verifyDsseEnvelope(env, key)).verified, true);
  * ```
  */
 export async function toDsseEnvelope(
   proof: ProofInput,
   options: DsseOptions,
 ): Promise<DsseEnvelope> {
-  const statement = await toInTotoStatement(proof);
-  return await signDsse(DSSE_INTOTO_PAYLOAD_TYPE, statementBytes(statement), options);
+  const signers = await dsseSigners(options);
+  const statement = await toInTotoStatement(proof, options);
+  return await signEnvelope(DSSE_INTOTO_PAYLOAD_TYPE, statementBytes(statement), signers);
 }
 
 /** The result of {@link verifyDsseEnvelope}. */
@@ -230,45 +253,15 @@ export async function verifyDsseSignature(
   envelope: DsseEnvelope | JsonObject | string | Uint8Array,
   key: Uint8Array,
 ): Promise<DsseVerification> {
-  let env: JsonValue;
-  if (typeof envelope === "string" || envelope instanceof Uint8Array) {
-    try {
-      env = parseJson(envelope);
-    } catch (e) {
-      const err = asEmpiricError(e);
-      return fail(err.code, `the envelope is not JSON: ${err.message}`);
-    }
-  } else env = envelope as unknown as JsonValue;
-  if (!isJsonObject(env)) return fail("schema_invalid", "the envelope is not a JSON object");
-  const { payload, payloadType, signatures } = env;
-  if (typeof payload !== "string") return fail("schema_invalid", "payload must be a string");
-  if (typeof payloadType !== "string") {
-    return fail("schema_invalid", "payloadType must be a string");
-  }
-  if (!Array.isArray(signatures) || signatures.length === 0) {
-    return fail("schema_invalid", "signatures must be a non-empty array");
-  }
-  const body = base64Decode(payload);
-  if (!body) return fail("schema_invalid", "payload is not valid base64", { payloadType });
-  const message = pae(payloadType, body);
+  const env = readEnvelope(envelope);
+  if (isEnvelopeProblem(env)) return fail(env.code, env.message);
+  const payloadType = env.payloadType;
   const k = keyBytes(key);
   let matched: { keyid: string | null } | undefined;
-  for (const [i, s] of signatures.entries()) {
-    if (!isJsonObject(s) || typeof s.sig !== "string") {
-      return fail("schema_invalid", `signatures[${i}] must be an object with a string sig`, {
-        payloadType,
-      });
-    }
-    if (s.keyid !== undefined && typeof s.keyid !== "string") {
-      return fail("schema_invalid", `signatures[${i}].keyid must be a string`, { payloadType });
-    }
-    const sig = base64Decode(s.sig);
-    if (!sig) {
-      return fail("schema_invalid", `signatures[${i}].sig is not valid base64`, { payloadType });
-    }
+  for (const s of env.signatures) {
     // Check every signature (no early exit) so that timing does not reveal which one matched.
-    const ok = sig.length === 32 && await hmacSha256Verify(k, message, toHex(sig));
-    if (ok && !matched) matched = { keyid: typeof s.keyid === "string" ? s.keyid : null };
+    const ok = s.sig.length === 32 && await hmacSha256Verify(k, env.message, toHex(s.sig));
+    if (ok && !matched) matched = { keyid: s.keyid };
   }
   if (!matched) {
     return fail("signature_mismatch", "no signature verifies under the given DSSE key", {
@@ -281,7 +274,7 @@ export async function verifyDsseSignature(
     message: null,
     keyid: matched.keyid,
     payloadType,
-    payload: body,
+    payload: env.payload,
     statement: null,
   };
 }

@@ -19,6 +19,9 @@
  * | `to_openlineage_complete_event(...)` | {@link toOpenLineageCompleteEvent} |
  * | `to_openlineage_fail_event(...)` | {@link toOpenLineageFailEvent} |
  *
+ * Proof events go to HTTP sinks ({@link postCloudEvent}) or NATS JetStream
+ * ({@link publishNatsCloudEvent}), chosen by URL with {@link sendCloudEvent}.
+ *
  * @module
  */
 export * from "./common.ts";
@@ -26,3 +29,5 @@ export * from "./cloudevents.ts";
 export * from "./intoto.ts";
 export * from "./rocrate.ts";
 export * from "./openlineage.ts";
+export * from "./nats.ts";
+export * from "./sink.ts";

@@ -8,6 +8,7 @@
  *
  * @module
  */
+import { tracedFetch } from "../telemetry/http.ts";
 import { PROOF_RECORD_SCHEMA } from "../schema/validate.ts";
 import { v5 as uuidv5, v7 as uuidv7 } from "uuid";
 import { asEmpiricError, IoError, UsageError } from "../errors/errors.ts";
@@ -478,16 +479,17 @@ export interface LineagePostOptions {
 /**
  * POST one event as JSON to a collector (for Marquez: `http://host:5000/api/v1/lineage`; the
  * URL is used as given). Resolves with the status; non-2xx or no answer is an `io_error`.
+ * The request is made in an OpenTelemetry CLIENT span whose W3C `traceparent` it carries
+ * (docs/telemetry.md).
  */
 export async function postOpenLineageEvent(
   url: string,
   event: OpenLineageEvent,
   options: LineagePostOptions = {},
 ): Promise<number> {
-  const f = options.fetch ?? fetch;
   let res: Response;
   try {
-    res = await f(url, {
+    res = await tracedFetch(url, {
       method: "POST",
       headers: {
         "content-type": "application/json",
@@ -496,6 +498,12 @@ export async function postOpenLineageEvent(
       },
       body: openLineageEventJson(event),
       signal: AbortSignal.timeout(options.timeoutMs ?? 10_000),
+    }, {
+      fetch: options.fetch,
+      attributes: {
+        "openlineage.event_type": event.eventType,
+        "openlineage.run_id": event.run.runId,
+      },
     });
   } catch (e) {
     throw new IoError(

@@ -33,6 +33,9 @@ import {
   strictParseProblems,
 } from "./input.ts";
 import { isoNow, type Logger } from "./log.ts";
+import { context as otelContext } from "@opentelemetry/api";
+import { activeTelemetry } from "../telemetry/otel.ts";
+import { startHttpServerSpan } from "../telemetry/http.ts";
 import { HttpProblem, problemBody, type ProblemCode, problemResponse } from "./problem.ts";
 import { buildOpenApiDocument, HTTP_ONLY_ROUTES } from "./openapi.ts";
 import { DOCS_CSP, DOCS_HTML, docsAssetResponse } from "./docs_page.ts";
@@ -56,7 +59,7 @@ export interface AppDeps {
 /** Hono environment of the app: the request id, and Deno.serve's connection info if any. */
 export type AppEnv = {
   Variables: { requestId: string };
-  Bindings: { remoteAddr?: { hostname?: string } } | undefined;
+  Bindings: { remoteAddr?: { hostname?: string; port?: number } } | undefined;
 };
 
 type Ctx = Context<AppEnv>;
@@ -161,14 +164,34 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
     const given = c.req.header("x-request-id");
     const requestId = given !== undefined && REQUEST_ID.test(given) ? given : crypto.randomUUID();
     c.set("requestId", requestId);
-    try {
-      if (authorizer.checksHost) {
-        // The Host header (HTTP/1.1), else the URL's authority (HTTP/2 :authority).
-        authorizer.checkHost(c.req.header("host") ?? new URL(c.req.url).host);
+    // With telemetry on, the request runs in a SERVER span continuing the caller's W3C
+    // traceparent (HTTP semantic conventions); with it off, nothing is started (no cost).
+    const span = activeTelemetry()
+      ? startHttpServerSpan(c.req.raw, {
+        clientAddress: c.env?.remoteAddr?.hostname,
+        clientPort: c.env?.remoteAddr?.port,
+      })
+      : undefined;
+    const handle = async () => {
+      try {
+        if (authorizer.checksHost) {
+          // The Host header (HTTP/1.1), else the URL's authority (HTTP/2 :authority).
+          authorizer.checkHost(c.req.header("host") ?? new URL(c.req.url).host);
+        }
+        await next();
+      } catch (e) {
+        c.res = errorResponse(e, c);
       }
-      await next();
-    } catch (e) {
-      c.res = errorResponse(e, c);
+    };
+    if (span) {
+      await otelContext.with(span.context, handle);
+      const route = c.req.routePath;
+      if (route && route !== "/*" && route !== "*") {
+        span.setRoute(route.replace(/:([^/]+)/g, "{$1}"));
+      }
+      span.end({ status: c.res.status });
+    } else {
+      await handle();
     }
     const res = c.res;
     const headers = res.headers;
@@ -228,11 +251,16 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
     app.on(method, honoPath(path), handler);
   }
 
-  /** An operation's route: input from path, query or body; the call goes through invoke. */
-  function operationRoute(op: Operation): void {
-    const b = op.http!;
+  /**
+   * The route of the operations on one method and path: input from path, query or body, the
+   * operation chosen by its body discriminator when several share the route; the call goes
+   * through invoke.
+   */
+  function operationRoute(ops: Operation[]): void {
+    const b = ops[0].http!;
+    const fallback = ops.find((op) => !op.http!.discriminator) ?? ops[0];
     const inPath = [...b.path.matchAll(/\{([^}]+)\}/g)].map((m) => m[1]);
-    const numeric = b.method === "GET" ? numericFields(op.input) : new Set<string>();
+    const numeric = b.method === "GET" ? numericFields(fallback.input) : new Set<string>();
     const describe = (member: string | undefined) =>
       member === undefined
         ? (b.method === "GET" ? "the query string" : "the body")
@@ -241,9 +269,13 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
         : b.method === "GET"
         ? `query parameter ${member}`
         : `/${member}`;
-    const checkAccess = op.access === "write" || authorizer.requiresToken(op.access);
+    const needsCheck = (op: Operation) =>
+      op.access === "write" || authorizer.requiresToken(op.access);
     route(b.method, b.path, async (c) => {
-      if (checkAccess) authorizer.authorize(op.access, c.req.header("authorization"));
+      // Authorization comes before the body is read: every operation of a route shares the
+      // strictest access class among them for this check.
+      const strictest = ops.find(needsCheck);
+      if (strictest) authorizer.authorize(strictest.access, c.req.header("authorization"));
       const input: Record<string, unknown> = {};
       let bytes: Uint8Array | undefined;
       if (b.method === "GET") {
@@ -268,6 +300,9 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
         }
         input[name] = c.req.param(name);
       }
+      const op = ops.find((o) => o.http!.discriminator && o.http!.discriminator in input) ??
+        fallback;
+      const binding = op.http!;
       let out: unknown;
       try {
         out = await invoke(op, input, host, { describe });
@@ -277,7 +312,7 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
         if (e instanceof InputError && bytes) strictParseProblems(bytes);
         throw e;
       }
-      const problem = b.problem?.(out as never);
+      const problem = binding.problem?.(out as never);
       if (problem) {
         const result = out as { problems?: unknown[] };
         return problemResponse(
@@ -289,14 +324,14 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
           ),
         );
       }
-      const status = successStatus(b, out as never);
-      if (b.rawBody) {
-        return new Response(b.rawBody(out as never), {
+      const status = successStatus(binding, out as never);
+      if (binding.rawBody) {
+        return new Response(binding.rawBody(out as never), {
           status,
           headers: { "content-type": "application/json" },
         });
       }
-      return json(out, status, b.headers?.(out as never) ?? {});
+      return json(out, status, binding.headers?.(out as never) ?? {});
     });
   }
 
@@ -306,7 +341,13 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
       headers: { "content-type": "application/json", ...headers },
     });
 
-  for (const op of OPERATIONS) if (op.http) operationRoute(op);
+  const routes = new Map<string, Operation[]>();
+  for (const op of OPERATIONS) {
+    if (!op.http) continue;
+    const key = `${op.http.method} ${op.http.path}`;
+    routes.set(key, [...(routes.get(key) ?? []), op]);
+  }
+  for (const ops of routes.values()) operationRoute(ops);
 
   const publicRoute = (path: string) => {
     const r = HTTP_ONLY_ROUTES.find((x) => x.path === path)!;

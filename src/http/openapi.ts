@@ -120,6 +120,28 @@ function idOf(schema: z.ZodType): string | undefined {
   return COMPONENTS.get(schema)?.id;
 }
 
+/**
+ * Describe, on a route's entry, the operation that answers bodies with `member`: its request
+ * and response schemas join the route's as `oneOf` alternatives.
+ */
+function mergeAlternative(entry: Record<string, unknown>, op: Operation, member: string): void {
+  const inputRef = componentRef(idOf(op.input)!);
+  const outputRef = componentRef(idOf(op.output)!);
+  entry.description = `${entry.description}\n\nA body with \`${member}\` is the \`${op.name}\` ` +
+    `operation (also the MCP tool of that name): ${op.description}`;
+  const body = (entry.requestBody as { content: Record<string, { schema: JsonSchema }> })
+    .content["application/json"];
+  body.schema = { oneOf: [...((body.schema.oneOf as JsonSchema[]) ?? [body.schema]), inputRef] };
+  const ok =
+    (entry.responses as Record<string, { content?: Record<string, { schema: JsonSchema }> }>)[
+      "200"
+    ];
+  const media = ok.content!["application/json"];
+  media.schema = {
+    oneOf: [...((media.schema.oneOf as JsonSchema[]) ?? [media.schema]), outputRef],
+  };
+}
+
 /** Options of {@link buildOpenApiDocument}. */
 export interface OpenApiOptions {
   /** Whether an access class needs the bearer token on this server. */
@@ -191,9 +213,20 @@ export function buildOpenApiDocument(options: OpenApiOptions): Record<string, un
   };
 
   const paths: Record<string, Record<string, unknown>> = {};
-  for (const op of OPERATIONS as readonly Operation[]) {
+  // Operations sharing a route with a body discriminator come after the route's default one.
+  const ordered = [...OPERATIONS as readonly Operation[]].sort((a, b) =>
+    Number(!!a.http?.discriminator) - Number(!!b.http?.discriminator)
+  );
+  for (const op of ordered) {
     const b = op.http;
     if (!b) continue;
+    const shared = b.discriminator
+      ? paths[b.path]?.[b.method.toLowerCase()] as Record<string, unknown> | undefined
+      : undefined;
+    if (shared) {
+      mergeAlternative(shared, op, b.discriminator!);
+      continue;
+    }
     const inPath = pathParams(b.path);
     const input = z.toJSONSchema(op.input, { io: "input", unrepresentable: "any" }) as {
       properties?: Record<string, JsonSchema>;

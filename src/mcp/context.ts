@@ -8,12 +8,15 @@
  * @module
  */
 import { type Caller, createOpHost, type OpHost, type OpsEnvironment } from "../ops/mod.ts";
+import { ProofEvents } from "./proof_events.ts";
 import type { ResolvedKey } from "../ops/keys.ts";
 
 /** The shared state of the MCP tools. */
 export interface McpContext {
   /** The operations' host; every tool and resource calls through it. */
   readonly host: OpHost;
+  /** "Proofs were added", for resource subscriptions and `list_changed`. */
+  readonly proofEvents: ProofEvents;
   /** Write one diagnostic line (to stderr: never to the stdio protocol stream). */
   log(line: string): void;
   /** Close the store if it was opened. */
@@ -31,6 +34,8 @@ export interface McpContextOptions {
   /** Network callers may name `cmd:` substrates. */
   allowCmdSubstrates?: boolean;
   log: (line: string) => void;
+  /** How often the store is polled for proofs other processes add (ms; 0: never). */
+  proofPollMs?: number;
 }
 
 /**
@@ -49,5 +54,14 @@ export function createMcpContext(options: McpContextOptions): McpContext {
     log: options.log,
     storeHint: "set EMPIRIC_STORE or --store to an absolute, writable directory",
   });
-  return { host, log: options.log, close: () => host.close() };
+  const proofEvents = new ProofEvents(host, options.proofPollMs);
+  return {
+    host,
+    proofEvents,
+    log: options.log,
+    close: async () => {
+      proofEvents.close();
+      await host.close();
+    },
+  };
 }

@@ -28,6 +28,7 @@ import {
   WebStandardStreamableHTTPServerTransport,
 } from "@modelcontextprotocol/server";
 import { SseServerTransport } from "./sse.ts";
+import { BoundedEventStore, SSE_RETRY_MS } from "./event_store.ts";
 
 /** The HTTP transports. */
 export type HttpTransportKind = "sse" | "streamable-http";
@@ -240,6 +241,10 @@ function legacySessions(factory: McpServerFactory, log: (line: string) => void) 
       const transport: WebStandardStreamableHTTPServerTransport =
         new WebStandardStreamableHTTPServerTransport({
           sessionIdGenerator: () => crypto.randomUUID(),
+          // Every SSE stream starts with a priming event (an id, a retry time), and a client
+          // that lost its stream resumes with Last-Event-ID.
+          eventStore: new BoundedEventStore(),
+          retryInterval: SSE_RETRY_MS,
           onsessioninitialized: (sid) => {
             touch(sid, transport);
             while (sessions.size > MAX_LEGACY_SESSIONS) {

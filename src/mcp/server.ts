@@ -7,6 +7,8 @@
  * @module
  */
 import { McpServer, type McpServerFactory } from "@modelcontextprotocol/server";
+import { PROOF_INDEX_URI } from "../ops/mod.ts";
+import { registerPrompts } from "./prompts.ts";
 import { EMPIRIC_VERSION } from "../version.ts";
 import type { McpContext } from "./context.ts";
 import { registerResources } from "./resources.ts";
@@ -25,13 +27,49 @@ const INSTRUCTIONS =
   "run_scenario to test it (VALIDATED, REFUTED or INCONCLUSIVE), read_proof_index to find " +
   "earlier results, verify_proof to check a record's integrity and signature, " +
   "canonicalize_value for the canonical bytes records are hashed over. Records are also " +
-  "resources: empiric://proofs/<proof_id>; scenarios: empiric://scenarios/<name>.";
+  "resources: empiric://proofs/<proof_id> (the newest ones: empiric://proofs, which you may " +
+  "subscribe to); scenarios: empiric://scenarios/<name>. Prompts: draft_claim, explain_proof.";
 
-/** Build one MCP server instance over the shared context. */
+/**
+ * Build one MCP server instance over the shared context: the registry's tools and resources,
+ * the prompts, logging (`logging/setLevel`; run progress as log messages), completions, and
+ * resource subscriptions (`resources/subscribe`; `notifications/resources/list_changed` and
+ * `…/updated` for `empiric://proofs` when proofs are added).
+ */
 export function createEmpiricMcpServer(ctx: McpContext): McpServer {
-  const server = new McpServer(SERVER_INFO, { instructions: INSTRUCTIONS });
+  const server = new McpServer(SERVER_INFO, {
+    instructions: INSTRUCTIONS,
+    capabilities: {
+      logging: {},
+      completions: {},
+      prompts: { listChanged: false },
+      resources: { subscribe: true, listChanged: true },
+    },
+  });
   registerTools(server, ctx);
   registerResources(server, ctx);
+  registerPrompts(server, ctx);
+  const subscribed = new Set<string>();
+  server.server.setRequestHandler("resources/subscribe", (req) => {
+    subscribed.add(req.params.uri);
+    return Promise.resolve({});
+  });
+  server.server.setRequestHandler("resources/unsubscribe", (req) => {
+    subscribed.delete(req.params.uri);
+    return Promise.resolve({});
+  });
+  const stop = ctx.proofEvents.listen(() => {
+    if (!server.isConnected()) return;
+    server.sendResourceListChanged();
+    if (subscribed.has(PROOF_INDEX_URI)) {
+      void server.server.sendResourceUpdated({ uri: PROOF_INDEX_URI }).catch(() => undefined);
+    }
+  });
+  const previous = server.server.onclose;
+  server.server.onclose = () => {
+    stop();
+    previous?.();
+  };
   return server;
 }
 

@@ -15,6 +15,8 @@ import { asEmpiricError } from "../errors/errors.ts";
 import { invoke, type Operation, OPERATIONS } from "../ops/mod.ts";
 import type { RunProgress } from "../ops/constants.ts";
 import type { McpContext } from "./context.ts";
+import { activeTelemetry } from "../telemetry/otel.ts";
+import { type McpServerSpanOptions, withMcpServerSpan } from "../telemetry/mcp.ts";
 
 /** A successful result: the operation's object as structuredContent and as JSON text. */
 export function toolResult(value: object): CallToolResult {
@@ -74,6 +76,40 @@ export function progressNotifier(
   };
 }
 
+/**
+ * Log messages of a run (`notifications/message`, at the level the client set with
+ * `logging/setLevel`): one `info` line when each phase starts and when the record is signed,
+ * and a `warning` when the first item fails.
+ */
+export function phaseLogger(
+  operation: string,
+  log: (level: "info" | "warning", data: Record<string, unknown>) => void,
+): (p: RunProgress) => void {
+  let phase: string | undefined;
+  let warned = false;
+  return (p) => {
+    if (p.phase !== phase) {
+      phase = p.phase;
+      log("info", {
+        operation,
+        phase: p.phase,
+        message: p.phase === "done"
+          ? "record signed"
+          : `${PHASES[p.phase].label}: ${p.total} to do`,
+      });
+    }
+    if (p.failures > 0 && !warned) {
+      warned = true;
+      log("warning", {
+        operation,
+        phase: p.phase,
+        message: "an item failed",
+        failures: p.failures,
+      });
+    }
+  };
+}
+
 /** Tool annotations implied by an operation's access class. */
 export function annotationsOf(op: Operation) {
   const read = op.access !== "write";
@@ -97,23 +133,56 @@ export function registerTools(server: McpServer, ctx: McpContext): void {
       inputSchema: op.input,
       outputSchema: op.output,
       annotations: annotationsOf(op),
-    }, async (args: unknown, extra: ServerContext) => {
-      try {
-        const onProgress = progressNotifier(extra.mcpReq._meta?.progressToken, (params) => {
-          extra.mcpReq.notify({ method: "notifications/progress", params }).catch(() => undefined);
-        });
-        const out = await invoke(op, args, ctx.host, { signal: extra.mcpReq.signal, onProgress });
-        const result = toolResult(out as object);
-        const errorText = binding.errorText?.(out);
-        if (errorText === undefined) return result;
-        return {
-          ...result,
-          content: [{ type: "text", text: errorText }, ...result.content],
-          isError: true,
-        };
-      } catch (e) {
-        return toolError(e, ctx.log);
-      }
-    });
+    }, (args: unknown, extra: ServerContext) =>
+      traced(ctx, {
+        method: "tools/call",
+        toolName: op.name,
+        meta: extra.mcpReq._meta,
+        requestId: extra.mcpReq.id,
+        sessionId: extra.sessionId,
+      }, async () => {
+        try {
+          const notify = progressNotifier(extra.mcpReq._meta?.progressToken, (params) => {
+            extra.mcpReq.notify({ method: "notifications/progress", params }).catch(() =>
+              undefined
+            );
+          });
+          const log = phaseLogger(op.name, (level, data) => {
+            extra.mcpReq.log(level, data, `empiric.${op.name}`).catch(() => undefined);
+          });
+          const onProgress = (p: RunProgress) => {
+            notify?.(p);
+            log(p);
+          };
+          const out = await invoke(op, args, ctx.host, { signal: extra.mcpReq.signal, onProgress });
+          if (op.access === "write") ctx.proofEvents.added();
+          const result = toolResult(out as object);
+          const errorText = binding.errorText?.(out);
+          if (errorText === undefined) return result;
+          return {
+            ...result,
+            content: [{ type: "text", text: errorText }, ...result.content],
+            isError: true,
+          };
+        } catch (e) {
+          return toolError(e, ctx.log);
+        }
+      }));
   }
+}
+
+/**
+ * Run an MCP request handler in a SERVER span (continuing a `traceparent` in the request's
+ * `_meta`, else the active context such as the HTTP request's span) when telemetry is on.
+ */
+export function traced<T>(
+  ctx: McpContext,
+  options: Omit<McpServerSpanOptions, "transport">,
+  handler: () => Promise<T>,
+): Promise<T> {
+  if (!activeTelemetry()) return handler();
+  return withMcpServerSpan(
+    { ...options, transport: ctx.host.caller === "network" ? "http" : "stdio" },
+    handler,
+  );
 }

@@ -11,6 +11,7 @@ import { EmpiricError, IoError, type Problem, UsageError } from "../errors/error
 import type { ResolvedKey } from "../crypto/keys.ts";
 import type { RunProgress } from "../run/execute.ts";
 import type { RunOutput } from "../run/run.ts";
+import type { RegistrationTrust } from "../attest/registration.ts";
 import { ScenarioCatalog } from "../scenario/catalog.ts";
 import { parseSubstrateSpec, type SubstrateSpec } from "../substrate/spec.ts";
 import type { ProofStore } from "../store/types.ts";
@@ -131,6 +132,8 @@ export interface CallOptions {
   warn?: (message: string) => void;
   /** `run_scenario`: the signed record and its analysis, once made. */
   onOutput?: (output: RunOutput) => void;
+  /** `run_scenario`, local callers: a signed pre-registration to check before measuring. */
+  registration?: { envelope: Uint8Array; trust: RegistrationTrust };
 }
 
 /** What an implementation sees: the host, the call, and the caller's rules applied. */
@@ -178,6 +181,7 @@ function contextFor(host: OpHost, call: CallOptions): OpContext {
     events: call.events,
     warn: call.warn,
     onOutput: call.onOutput,
+    registration: call.registration,
     scenarios,
     substrate: (spec) => checkSubstrate(host, spec),
     shownPath: (path, base) => shownPath(host.caller, path, base),

@@ -20,3 +20,7 @@ export * from "./store_location.ts";
 export * from "./service.ts";
 export * from "./constants.ts";
 export * from "./keys.ts";
+export * from "./substrates.ts";
+export type { RegistrationTrust } from "../attest/registration.ts";
+export * from "./verify_attestation.ts";
+export * from "./plan.ts";

@@ -35,6 +35,11 @@ export interface HttpBinding<O> {
   method: "GET" | "POST";
   /** Path with `{member}` placeholders filled from input members (`/scenarios/{name}`). */
   path: string;
+  /**
+   * On a route several operations share (one method and path), this operation answers the
+   * bodies that have this member; the operation without a discriminator answers the others.
+   */
+  discriminator?: string;
   /** OpenAPI tags. */
   tags: readonly string[];
   /**
@@ -108,6 +113,14 @@ export interface McpResourceBinding<I, O> {
   description: string;
   /** URI template (`empiric://proofs/{proof_id}`); its variables become input members. */
   template: string;
+  /** The template has no variables: one fixed resource, listed in `resources/list`. */
+  fixed?: boolean;
+  /** Completions of the template's variables: values from another operation's output. */
+  complete?: Record<string, {
+    operation: string;
+    input: Record<string, unknown>;
+    values: (out: unknown) => string[];
+  }>;
   /** Build the input from the URI's decoded variables. */
   input: (vars: Record<string, string>) => I;
   /** The resource text (application/json). */

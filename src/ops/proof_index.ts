@@ -78,6 +78,9 @@ export function proofUri(proofId: string): string {
   return `empiric://proofs/${proofId}`;
 }
 
+/** URI of the proof index resource (updated when proofs are added). */
+export const PROOF_INDEX_URI = "empiric://proofs";
+
 /** How many proof records the MCP resource listing names (newest first). */
 export const PROOF_RESOURCE_LIST_LIMIT = 1000;
 
@@ -103,7 +106,19 @@ export const readProofIndexOp = defineOperation({
     response: "One page of the index",
     errors: [400],
   },
-  mcp: { tool: {} },
+  mcp: {
+    tool: {},
+    resource: {
+      name: "proof-index",
+      title: "Proof index",
+      description:
+        "The newest 50 entries of the proof index (as read_proof_index returns them); subscribe to it to be told when proofs are added",
+      template: PROOF_INDEX_URI,
+      fixed: true,
+      input: () => ({}),
+      text: (out) => JSON.stringify(out),
+    },
+  },
   run: async (input, ctx) => {
     const store = await ctx.store();
     const c = store.consistency;
@@ -189,6 +204,13 @@ export const getProofOp = defineOperation({
         "A signed Empirical Proof Record from the server's store, exactly as stored (pass the text to verify_proof to check it)",
       template: "empiric://proofs/{proof_id}",
       input: (vars) => ({ proof_id: vars.proof_id }),
+      complete: {
+        proof_id: {
+          operation: "read_proof_index",
+          input: { limit: PROOF_RESOURCE_LIST_LIMIT },
+          values: (out) => (out as ProofIndexPage).entries.map((e) => e.proof_id),
+        },
+      },
       text: (out) => out.record_json,
       list: {
         operation: "read_proof_index",

@@ -15,12 +15,16 @@ import { getScenarioClaimOp, listScenariosOp } from "./scenarios.ts";
 import { healthOp, versionOp } from "./service.ts";
 import { copyStoreOp, migrateStoreOp } from "./store_admin.ts";
 import { verifyProof } from "./verify_proof.ts";
+import { verifyAttestationOperation } from "./verify_attestation.ts";
+import { planOp } from "./plan.ts";
 
 /** Every operation, in documentation order. */
 export const OPERATIONS: readonly Operation[] = [
   verifyProof,
+  verifyAttestationOperation,
   listScenariosOp,
   getScenarioClaimOp,
+  planOp,
   canonicalizeValueOp,
   readProofIndexOp,
   getProofOp,
@@ -48,10 +52,12 @@ export {
   ingestProofOp,
   listScenariosOp,
   migrateStoreOp,
+  planOp,
   pushProofsOp,
   readProofIndexOp,
   reindexStoreOp,
   runScenarioOp,
+  verifyAttestationOperation,
   verifyProof,
   versionOp,
 };

@@ -20,6 +20,7 @@ import type { OpContext } from "./context.ts";
 import type { OpsEnvironment } from "./environment.ts";
 import { defineOperation } from "./operation.ts";
 import { COMPONENTS, OutcomeSchema, ProofId, ScenarioNameSchema } from "./schemas.ts";
+import { checkRegistration } from "../attest/registration.ts";
 
 /** `run_scenario` input. */
 export const RunScenarioInput = z.strictObject({
@@ -133,7 +134,8 @@ async function runTraced(
 ): Promise<RunScenarioView> {
   if (!ctx.key) throw new UsageError("a run needs a signing key");
   assertSigningKey(ctx.key.bytes);
-  if (ctx.caller === "network" && (ctx.out || ctx.lineage || ctx.events)) {
+  const registration = ctx.registration;
+  if (ctx.caller === "network" && (ctx.out || ctx.lineage || ctx.events || registration)) {
     throw new EmpiricError("forbidden", "network clients cannot direct a run's output");
   }
   const resolved = await ctx.scenarios.resolve(input.scenario);
@@ -172,7 +174,7 @@ async function runTraced(
   const { openSubstrate } = await import("../substrate/open.ts");
   let output: RunOutput;
   try {
-    const substrate = openSubstrate(spec, { concurrency: resolved.scenario.probe.concurrency });
+    const substrate = openSubstrate(spec);
     try {
       output = await runScenario({
         resolved,
@@ -193,6 +195,9 @@ async function runTraced(
           }
           : ctx.onProgress,
         signal: ctx.signal,
+        checkRegistration: registration
+          ? (facts) => checkRegistration(registration.envelope, facts, registration.trust)
+          : undefined,
       });
     } finally {
       await substrate.close();
@@ -205,7 +210,7 @@ async function runTraced(
   // Where the caller asked for the record, before the store: nothing is stored when the
   // record cannot be written where asked.
   if (ctx.out) {
-    const { writeFileAtomic } = await import("../store/store.ts");
+    const { writeFileAtomic } = await import("../fs/atomic.ts");
     const { prettyJson } = await import("../json/pretty.ts");
     await writeFileAtomic(ctx.out, prettyJson(record as unknown as never));
   }
@@ -214,9 +219,10 @@ async function runTraced(
   await lineage?.complete(record);
   if (ctx.events) {
     try {
-      const { postCloudEvent, wrap } = await import("../export/cloudevents.ts");
+      const { wrap } = await import("../export/cloudevents.ts");
+      const { sendCloudEvent } = await import("../export/sink.ts");
       const event = await wrap(record, { source: ctx.events.source });
-      await postCloudEvent(ctx.events.url, event, { mode: ctx.events.mode });
+      await sendCloudEvent(ctx.events.url, event, { mode: ctx.events.mode });
     } catch (e) {
       ctx.warn?.(`events: ${(e as Error).message}`);
     }

@@ -157,6 +157,14 @@ export const getScenarioClaimOp = defineOperation({
         "A scenario's normalized claim, datasets, probe, metrics, analysis plan and config_hash (as get_scenario_claim returns it)",
       template: "empiric://scenarios/{name}",
       input: (vars) => ({ name: vars.name }),
+      complete: {
+        name: {
+          operation: "list_scenarios",
+          input: {},
+          values: (out) =>
+            (out as z.infer<typeof ListScenariosOutput>).scenarios.map((s) => s.name),
+        },
+      },
       text: (out) => JSON.stringify(out),
       list: {
         operation: "list_scenarios",

@@ -1,16 +1,32 @@
 /**
- * Drive a substrate through a corpus: warm-up items, then every item once, with the probe's
- * concurrency, timeout and retries. A failed call is recorded for its item and never stops the
- * run; cancellation (the signal) stops it between calls.
+ * Drive a substrate through a corpus, measuring each item honestly:
+ *
+ * 1. Every lane (one per unit of probe concurrency; a `cmd:` lane owns one process) is started and
+ *    primed before anything is measured: the warm-up items are spread over the lanes, and a lane
+ *    without one is primed with one call on the first item's input (its answer discarded).
+ * 2. When the scenario measures latency, the harness's own overhead is calibrated on an
+ *    in-process null substrate driven through the same code (recorded with the run).
+ * 3. Each measured item's clock runs from its first attempt's start (in open-loop mode, from its
+ *    scheduled start) to its final answer, across retries. Restarting a lane's process after a
+ *    failure, and re-priming it, happen outside every item's clock (their time is subtracted when
+ *    they fall inside a retried or scheduled item's window).
+ * 4. Open-loop mode (`probe.arrival_rate`): item i is scheduled at i / rate seconds; a lane picks
+ *    the next item when free and waits for its scheduled time, so queueing behind a slow substrate
+ *    counts in the latency (no coordinated omission).
+ *
+ * A failed call is recorded for its item and never stops the run; cancellation (the signal) stops
+ * it between calls.
  *
  * @module
  */
 import { getPointer } from "../json/pointer.ts";
 import type { JsonObject, JsonValue } from "../json/value.ts";
 import type { Scenario } from "../scenario/types.ts";
-import { type Substrate, SubstrateCallError } from "../substrate/types.ts";
-import type { ItemOutcome } from "./metrics.ts";
-import { EmpiricError } from "../errors/errors.ts";
+import { type Lane, type Substrate, SubstrateCallError } from "../substrate/types.ts";
+import type { CallOutcome } from "./observation.ts";
+import { measuresLatency } from "./observation.ts";
+import { EmpiricError, ScenarioError } from "../errors/errors.ts";
+import { Deadlines } from "./deadlines.ts";
 
 /** A monotonic clock in milliseconds (injected: `performance.now` in production). */
 export type MonotonicClock = () => number;
@@ -29,6 +45,25 @@ export interface ExecuteOptions {
   monotonic: MonotonicClock;
   onProgress?: (p: RunProgress) => void;
   signal?: AbortSignal;
+  /** Calls of the null-substrate calibration (default 200; 0 to skip). */
+  harnessCalls?: number;
+}
+
+/** The harness's own per-call overhead, measured on an in-process null substrate. */
+export interface HarnessCalibration {
+  calls: number;
+  median_ms: number;
+  max_ms: number;
+}
+
+/** What {@link executeProbe} measured. */
+export interface ExecuteResult {
+  /** One outcome per measured item, in corpus order. */
+  outcomes: CallOutcome[];
+  /** Set when the scenario measures latency. */
+  harness?: HarnessCalibration;
+  /** Lanes whose priming failed three times in a row (they were measured unprimed). */
+  unprimed: number;
 }
 
 function itemId(item: JsonObject, index: number): string {
@@ -36,32 +71,50 @@ function itemId(item: JsonObject, index: number): string {
   return typeof id === "string" ? id : typeof id === "bigint" ? id.toString() : `#${index + 1}`;
 }
 
+/** A signal that never fires, for lanes that are stopped through `abort()` instead. */
+const NEVER = new AbortController().signal;
+
+/**
+ * One call with a timeout. A lane with `abort()` (a `cmd:` lane) is stopped through it and its
+ * own rejection is awaited directly; any other lane gets an aborted signal, and loses a race
+ * against the timeout should it ignore the signal.
+ */
 async function callOnce(
-  substrate: Substrate,
+  lane: Lane,
   input: JsonValue,
   timeoutMs: number,
   outer: AbortSignal | undefined,
+  deadlines: Deadlines,
 ): Promise<JsonValue> {
+  if (lane.abort) {
+    const cancel = deadlines.add(timeoutMs, () => lane.abort!());
+    const onOuter = () => lane.abort!();
+    outer?.addEventListener("abort", onOuter, { once: true });
+    try {
+      return await lane.call(input, NEVER);
+    } finally {
+      cancel();
+      outer?.removeEventListener("abort", onOuter);
+    }
+  }
   const ctl = new AbortController();
-  const timer = setTimeout(() => ctl.abort(), timeoutMs);
-  const onOuter = () => ctl.abort();
+  let rejectTimeout!: (e: unknown) => void;
+  const timeout = new Promise<never>((_, reject) => (rejectTimeout = reject));
+  const cancel = deadlines.add(timeoutMs, () => {
+    ctl.abort();
+    rejectTimeout(new SubstrateCallError("timeout", `no response within ${timeoutMs} ms`));
+  });
+  const onOuter = () => {
+    ctl.abort();
+    rejectTimeout(new SubstrateCallError("error", "the run was cancelled"));
+  };
   outer?.addEventListener("abort", onOuter, { once: true });
   try {
-    const result = substrate.call(input, ctl.signal);
+    const result = lane.call(input, ctl.signal);
     result.catch(() => undefined); // a late failure after a timeout is not unhandled
-    // A substrate that ignores the signal still loses the race against the timeout.
-    const timeout = new Promise<never>((_, reject) => {
-      ctl.signal.addEventListener(
-        "abort",
-        () => reject(new SubstrateCallError("timeout", `no response within ${timeoutMs} ms`)),
-        {
-          once: true,
-        },
-      );
-    });
     return await Promise.race([result, timeout]);
   } finally {
-    clearTimeout(timer);
+    cancel();
     outer?.removeEventListener("abort", onOuter);
   }
 }
@@ -73,6 +126,62 @@ export class RunCancelled extends EmpiricError {
   }
 }
 
+/** Priming attempts per lane before measuring; one per restart while measuring. */
+const PRIMING_TRIES = 3;
+
+/** A priming call answers from a process that is still starting: it gets at least this long. */
+const PRIMING_TIMEOUT_MS = 10_000;
+
+/**
+ * Make a lane ready and primed. Returns undefined when primed (or nothing to prime), else the
+ * last priming failure (the lane is then left started but unprimed).
+ */
+async function prepare(
+  lane: Lane,
+  primeInput: JsonValue | undefined,
+  timeoutMs: number,
+  signal: AbortSignal | undefined,
+  deadlines: Deadlines,
+  tries = 1,
+): Promise<string | undefined> {
+  let last = "";
+  for (let i = 0; i < tries; i++) {
+    const fresh = await lane.ready();
+    if (!fresh || primeInput === undefined) return undefined;
+    try {
+      await callOnce(lane, primeInput, Math.max(timeoutMs, PRIMING_TIMEOUT_MS), signal, deadlines);
+      return undefined;
+    } catch (e) {
+      last = (e as Error)?.message ?? String(e);
+      if (signal?.aborted) return last;
+    }
+  }
+  await lane.ready();
+  return last;
+}
+
+/** Median and maximum of per-call overhead through the executor's call path, on a null lane. */
+async function calibrateHarness(
+  now: MonotonicClock,
+  calls: number,
+  timeoutMs: number,
+  deadlines: Deadlines,
+): Promise<HarnessCalibration> {
+  const lane: Lane = { ready: () => Promise.resolve(false), call: (x) => Promise.resolve(x) };
+  const times: number[] = [];
+  for (let i = 0; i < calls; i++) {
+    const start = now();
+    await callOnce(lane, null, timeoutMs, undefined, deadlines);
+    times.push(now() - start);
+  }
+  times.sort((a, b) => a - b);
+  const mid = times.length >> 1;
+  const median = times.length % 2 ? times[mid] : (times[mid - 1] + times[mid]) / 2;
+  return { calls, median_ms: median, max_ms: times[times.length - 1] };
+}
+
+const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
+
 /**
  * Run the probe over the items; returns one outcome per measured item, in corpus order.
  */
@@ -81,83 +190,170 @@ export async function executeProbe(
   items: readonly JsonObject[],
   substrate: Substrate,
   options: ExecuteOptions,
-): Promise<ItemOutcome[]> {
+): Promise<ExecuteResult> {
   const { probe } = scenario;
   const now = options.monotonic;
+  const signal = options.signal;
   const t0 = now();
   const warm = items.slice(0, Math.min(probe.warmup_items, items.length));
   const measured = items.slice(warm.length);
   const send = (item: JsonObject): JsonValue | undefined => getPointer(item, probe.send);
-
-  for (let i = 0; i < warm.length; i++) {
-    if (options.signal?.aborted) throw new RunCancelled();
-    const input = send(warm[i]);
-    if (input !== undefined) {
-      await callOnce(substrate, input, probe.timeout_ms, options.signal).catch(() => undefined);
-    }
-    options.onProgress?.({
-      phase: "warmup",
-      done: i + 1,
-      total: warm.length,
-      failures: 0,
-      elapsed_ms: now() - t0,
-    });
+  const primeInput = items.map(send).find((x) => x !== undefined);
+  const laneCount = Math.min(probe.concurrency, Math.max(1, measured.length));
+  const lanes = substrate.lanes(laneCount);
+  const deadlines = new Deadlines(now);
+  try {
+    return await measure();
+  } finally {
+    deadlines.close();
   }
 
-  const outcomes: ItemOutcome[] = new Array(measured.length);
-  let next = 0;
-  let done = 0;
-  let failures = 0;
-  const worker = async () => {
-    while (next < measured.length) {
-      if (options.signal?.aborted) return;
-      const index = next++;
-      const item = measured[index];
-      const id = itemId(item, warm.length + index);
-      const input = send(item);
-      let outcome: ItemOutcome;
-      if (input === undefined) {
-        outcome = {
-          ok: false,
-          index,
-          id,
-          latency_ms: 0,
-          attempts: 0,
-          failure: { kind: "invalid_item", message: `the item has no ${probe.send}` },
-        };
-      } else {
-        let attempts = 0;
-        for (;;) {
-          attempts++;
-          const start = now();
-          try {
-            const result = await callOnce(substrate, input, probe.timeout_ms, options.signal);
-            outcome = { ok: true, index, id, latency_ms: now() - start, result, attempts };
-            break;
-          } catch (e) {
-            const failure = e instanceof SubstrateCallError
-              ? { kind: e.kind, message: e.message }
-              : { kind: "error", message: (e as Error)?.message ?? String(e) };
-            outcome = { ok: false, index, id, latency_ms: now() - start, failure, attempts };
-            if (attempts > probe.retries || options.signal?.aborted) break;
-          }
+  async function measure(): Promise<ExecuteResult> {
+    // 1. Start, warm and prime every lane.
+    let warmed = 0;
+    let unprimed = 0;
+    let primingError = "";
+    await Promise.all(lanes.map(async (lane, j) => {
+      const own = warm.filter((_, i) => i % laneCount === j);
+      for (const item of own) {
+        if (signal?.aborted) return;
+        await lane.ready();
+        const input = send(item);
+        if (input !== undefined) {
+          await callOnce(lane, input, probe.timeout_ms, signal, deadlines).catch(() => undefined);
         }
+        warmed++;
+        options.onProgress?.({
+          phase: "warmup",
+          done: warmed,
+          total: warm.length,
+          failures: 0,
+          elapsed_ms: now() - t0,
+        });
       }
-      outcomes[index] = outcome;
-      done++;
-      if (!outcome.ok) failures++;
-      options.onProgress?.({
-        phase: "measure",
-        done,
-        total: measured.length,
-        failures,
-        elapsed_ms: now() - t0,
-      });
+      const failed = await prepare(
+        lane,
+        primeInput,
+        probe.timeout_ms,
+        signal,
+        deadlines,
+        PRIMING_TRIES,
+      );
+      if (failed !== undefined) {
+        unprimed++;
+        primingError = failed;
+      }
+    }));
+    if (signal?.aborted) throw new RunCancelled();
+    if (unprimed === lanes.length && measured.length > 0) {
+      throw new ScenarioError(
+        "substrate_unavailable",
+        `the substrate did not answer a priming call (the first item's input) on any of its ${lanes.length} lanes in ${PRIMING_TRIES} tries each, so nothing was measured: ${primingError}`,
+      );
     }
-  };
-  await Promise.all(
-    Array.from({ length: Math.min(probe.concurrency, Math.max(1, measured.length)) }, worker),
-  );
-  if (options.signal?.aborted) throw new RunCancelled();
-  return outcomes;
+
+    // 2. The harness's own overhead.
+    const harness = measuresLatency(scenario) && (options.harnessCalls ?? 200) > 0
+      ? await calibrateHarness(now, options.harnessCalls ?? 200, probe.timeout_ms, deadlines)
+      : undefined;
+
+    // 3. Measure.
+    const outcomes: CallOutcome[] = new Array(measured.length);
+    const rate = probe.arrival_rate;
+    const tStart = now();
+    let next = 0;
+    let done = 0;
+    let failures = 0;
+    const runLane = async (lane: Lane) => {
+      // Set when a call failed: the lane may need a restart (and priming) before its next call.
+      let laneFailed = false;
+      while (next < measured.length) {
+        if (signal?.aborted) return;
+        const index = next++;
+        const item = measured[index];
+        const id = itemId(item, warm.length + index);
+        const input = send(item);
+        let outcome: CallOutcome;
+        let scheduled: number | undefined;
+        if (rate !== undefined) {
+          scheduled = (index * 1000) / rate;
+          const wait = tStart + scheduled - now();
+          if (wait > 0) await sleep(wait);
+        }
+        if (input === undefined) {
+          outcome = {
+            index,
+            id,
+            ok: false,
+            attempts: 0,
+            elapsed_ms: 0,
+            failure: { kind: "invalid_item", message: `the item has no ${probe.send}` },
+          };
+        } else {
+          let attempts = 0;
+          const attemptFailures: string[] = [];
+          let excluded = 0;
+          let clockStart = scheduled === undefined ? undefined : tStart + scheduled;
+          for (;;) {
+            // After a failure, restart and prime outside the clock (only the part inside the item's
+            // window counts as excluded time). A healthy lane needs nothing.
+            if (laneFailed) {
+              const p0 = now();
+              await prepare(lane, primeInput, probe.timeout_ms, signal, deadlines);
+              const p1 = now();
+              if (clockStart !== undefined) excluded += Math.max(0, p1 - Math.max(p0, clockStart));
+              laneFailed = false;
+            }
+            attempts++;
+            const start = now();
+            clockStart ??= start;
+            try {
+              const result = await callOnce(lane, input, probe.timeout_ms, signal, deadlines);
+              outcome = {
+                index,
+                id,
+                ok: true,
+                result,
+                attempts,
+                elapsed_ms: now() - clockStart - excluded,
+              };
+              break;
+            } catch (e) {
+              const failure = e instanceof SubstrateCallError
+                ? { kind: e.kind, message: e.message }
+                : { kind: "error", message: (e as Error)?.message ?? String(e) };
+              laneFailed = true;
+              if (attempts > probe.retries || signal?.aborted) {
+                outcome = {
+                  index,
+                  id,
+                  ok: false,
+                  failure,
+                  attempts,
+                  elapsed_ms: now() - clockStart - excluded,
+                };
+                break;
+              }
+              attemptFailures.push(failure.kind);
+            }
+          }
+          if (attemptFailures.length > 0) outcome.attempt_failures = attemptFailures;
+        }
+        if (scheduled !== undefined) outcome.scheduled_ms = scheduled;
+        outcomes[index] = outcome;
+        done++;
+        if (!outcome.ok) failures++;
+        options.onProgress?.({
+          phase: "measure",
+          done,
+          total: measured.length,
+          failures,
+          elapsed_ms: now() - t0,
+        });
+      }
+    };
+    await Promise.all(lanes.map(runLane));
+    if (signal?.aborted) throw new RunCancelled();
+    return { outcomes, ...(harness ? { harness } : {}), unprimed };
+  }
 }

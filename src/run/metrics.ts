@@ -1,6 +1,5 @@
 /**
- * Per-item metrics: one number per item and metric, from the item, the substrate's result and
- * the call's latency.
+ * Per-item metrics: one number per item and metric, from the item and the substrate's answer.
  *
  * @module
  */
@@ -9,19 +8,7 @@ import { getPointer } from "../json/pointer.ts";
 import { isInt, type JsonValue, toNumber } from "../json/value.ts";
 import type { MetricSpec } from "../scenario/types.ts";
 
-/** The outcome of one measured call. */
-export type ItemOutcome =
-  | { ok: true; index: number; id: string; latency_ms: number; result: JsonValue; attempts: number }
-  | {
-    ok: false;
-    index: number;
-    id: string;
-    latency_ms: number;
-    failure: { kind: string; message: string };
-    attempts: number;
-  };
-
-/** A metric that cannot be computed for an item (counted as a failed item). */
+/** A metric that cannot be computed for an answered item (the item counts as failed). */
 export class MetricError extends Error {}
 
 function asNumber(v: JsonValue | undefined, what: string): number {
@@ -32,40 +19,42 @@ function asNumber(v: JsonValue | undefined, what: string): number {
 }
 
 /**
- * The metric's value for one item, or `undefined` when the metric only applies to successful
- * calls and the call failed. `success` is 1 or 0 for every item.
+ * The metric's value for one answered item (`result` is the substrate's answer, `latencyMs` the
+ * item's latency). Throws {@link MetricError} when the answer or item lacks what it needs.
  *
  * @example
  * ```ts
  * import { metricValue } from "./metrics.ts";
- * const o = { ok: true as const, index: 0, id: "a", latency_ms: 2.5, result: { answer: 4n }, attempts: 1 };
- * console.assert(metricValue({ kind: "exact_match", output: "/answer", reference: "/expected" }, { expected: 4n }, o) === 1);
- * console.assert(metricValue({ kind: "latency_ms" }, {}, o) === 2.5);
+ * import assert from "node:assert/strict";
+ * const spec = { kind: "exact_match" as const, output: "/answer", reference: "/expected" };
+ * assert.equal(metricValue(spec, { expected: 4n }, { answer: 4n }, 2.5), 1);
+ * assert.equal(metricValue({ kind: "latency_ms" }, {}, {}, 2.5), 2.5);
  * ```
  */
 export function metricValue(
   spec: MetricSpec,
   item: JsonValue,
-  outcome: ItemOutcome,
-): number | undefined {
-  if (spec.kind === "success") return outcome.ok ? 1 : 0;
-  if (!outcome.ok) return undefined;
+  result: JsonValue,
+  latencyMs: number,
+): number {
   switch (spec.kind) {
+    case "success":
+      return 1;
     case "latency_ms":
-      return outcome.latency_ms;
+      return latencyMs;
     case "exact_match": {
-      const out = getPointer(outcome.result, spec.output!);
+      const out = getPointer(result, spec.output!);
       if (out === undefined) throw new MetricError(`the result has no ${spec.output}`);
       const ref = getPointer(item, spec.reference!);
       if (ref === undefined) throw new MetricError(`the item has no ${spec.reference}`);
       return canonicalize(out) === canonicalize(ref) ? 1 : 0;
     }
     case "abs_error": {
-      const out = asNumber(getPointer(outcome.result, spec.output!), `result ${spec.output}`);
+      const out = asNumber(getPointer(result, spec.output!), `result ${spec.output}`);
       const ref = asNumber(getPointer(item, spec.reference!), `item ${spec.reference}`);
       return Math.abs(out - ref);
     }
     case "reported":
-      return asNumber(getPointer(outcome.result, spec.output!), `result ${spec.output}`);
+      return asNumber(getPointer(result, spec.output!), `result ${spec.output}`);
   }
 }

@@ -4,9 +4,12 @@
  *
  * @module
  */
-import type { JsonObject } from "../json/value.ts";
-import type { LoadedDataset } from "../scenario/types.ts";
+import type { JsonObject, JsonValue } from "../json/value.ts";
+import type { LoadedDataset, Scenario } from "../scenario/types.ts";
 import type { LineageLink } from "../record/lineage.ts";
+import type { Analysis } from "./analyze.ts";
+import { UNBOUNDED } from "./analyze.ts";
+import type { HarnessCalibration } from "./execute.ts";
 
 /** Inputs of {@link buildProvenance}. */
 export interface ProvenanceInputs {
@@ -23,6 +26,109 @@ export interface ProvenanceInputs {
   startedAt: string;
   endedAt: string;
   lineage: readonly LineageLink[];
+  /** A signed pre-registration the run was checked against (its digest is in `lineage`). */
+  registration?: { digest: string; registered_at: string; keyids: readonly string[] } | null;
+  /** The scenario and its analysis: one entity per pillar (docs/statistics.md, "Provenance"). */
+  scenario?: Scenario;
+  analysis?: Analysis;
+  /** The harness's own overhead, measured before the run (latency scenarios). */
+  harness?: HarnessCalibration;
+}
+
+const qn = (name: string): JsonObject => ({ "$": name, "type": "prov:QUALIFIED_NAME" });
+const bounded = (x: number) => Math.abs(x) < UNBOUNDED && Number.isFinite(x);
+
+/**
+ * The pillar entities: every number and rule that decides, as `empiric:` attributes a verifier
+ * reads without running statistics. Ints are ints, reals floats.
+ */
+export function pillarEntities(
+  runId: string,
+  scenario: Scenario,
+  analysis: Analysis,
+): Record<string, JsonObject> {
+  const a = scenario.analysis;
+  const t = scenario.claim.threshold;
+  const out: Record<string, JsonObject> = {};
+  for (const p of analysis.pillars) {
+    const iv = p.interval;
+    const e = p.evidence;
+    const attrs: Record<string, JsonValue> = {
+      "prov:type": qn("empiric:Pillar"),
+      "prov:label": p.spec.name,
+      "empiric:pillar": p.spec.name,
+      "empiric:metric": p.spec.metric,
+      "empiric:metric_kind": scenario.metrics[p.spec.metric].kind,
+      "empiric:statistic": e.statistic_name,
+      "empiric:method": p.spec.interval,
+      "empiric:n": BigInt(analysis.measured),
+      "empiric:failures": BigInt(p.failed),
+      "empiric:censored": BigInt(p.censored?.filter(Boolean).length ?? 0),
+      "empiric:failure_policy": p.policy,
+      "empiric:confidence": a.confidence,
+      "empiric:one_sided_error": Number(((1 - a.confidence) / 2).toPrecision(12)),
+      "empiric:estimate": e.statistic_value,
+      "empiric:ci_low": e.ci_low,
+      "empiric:ci_high": e.ci_high,
+      "empiric:ci_low_bounded": bounded(e.ci_low),
+      "empiric:ci_high_bounded": bounded(e.ci_high),
+      "empiric:estimate_library": iv.estimate_library?.name ?? e.library,
+      "empiric:estimate_library_version": iv.estimate_library?.version ?? e.library_version,
+      "empiric:interval_library": iv.library,
+      "empiric:interval_library_version": iv.library_version,
+      "empiric:cross_check_agrees": p.crossCheckAgrees,
+      "empiric:deciding": p.deciding,
+    };
+    if (p.statistic.kind === "quantile") attrs["empiric:p"] = p.statistic.p;
+    if (p.statistic.kind === "median") attrs["empiric:p"] = 0.5;
+    if (iv.distribution_library) {
+      attrs["empiric:distribution_library"] = iv.distribution_library.name;
+      attrs["empiric:distribution_library_version"] = iv.distribution_library.version;
+    }
+    if (iv.ranks) {
+      attrs["empiric:rank_low"] = BigInt(iv.ranks.lower);
+      attrs["empiric:rank_high"] = BigInt(iv.ranks.upper);
+    }
+    if (p.spec.interval.startsWith("bootstrap")) {
+      attrs["empiric:seed"] = BigInt(p.seed);
+      attrs["empiric:resamples"] = BigInt(a.resamples);
+      attrs["empiric:rng"] = "MT19937 (pure-rand), indices by rejection sampling";
+      if (iv.mc_se) {
+        attrs["empiric:mc_se_low"] = iv.mc_se.low;
+        attrs["empiric:mc_se_high"] = iv.mc_se.high;
+      }
+    }
+    if (iv.range) {
+      attrs["empiric:range_low"] = iv.range[0];
+      attrs["empiric:range_high"] = iv.range[1];
+    }
+    if (iv.skewness !== undefined) attrs["empiric:skewness"] = iv.skewness;
+    if (p.estimateHigh !== undefined) {
+      attrs["empiric:estimate_high"] = Number.isFinite(p.estimateHigh) ? p.estimateHigh : UNBOUNDED;
+    }
+    if (p.exactError !== undefined) attrs["empiric:exact_one_sided_error"] = p.exactError;
+    if (p.refused !== undefined) attrs["empiric:refused"] = p.refused;
+    if (p.deciding) {
+      const point = a.decision === "point";
+      attrs["empiric:decision_rule"] = a.decision;
+      attrs["empiric:comparator"] = t.comparator;
+      attrs["empiric:threshold"] = t.value;
+      attrs["empiric:min_n"] = BigInt(a.min_n);
+      attrs["empiric:max_failure_rate"] = a.max_failure_rate;
+      attrs["empiric:failed_items"] = BigInt(analysis.failures.length);
+      attrs["empiric:deciding_low"] = point ? e.statistic_value : e.ci_low;
+      attrs["empiric:deciding_high"] = point
+        ? (p.estimateHigh === undefined
+          ? e.statistic_value
+          : Number.isFinite(p.estimateHigh)
+          ? p.estimateHigh
+          : UNBOUNDED)
+        : e.ci_high;
+      attrs["empiric:outcome"] = analysis.outcome;
+    }
+    out[`empiric:run/${runId}/pillar/${p.spec.name}`] = attrs as JsonObject;
+  }
+  return out;
 }
 
 /**
@@ -76,9 +182,57 @@ export function buildProvenance(i: ProvenanceInputs): JsonObject {
     };
     derived[`_:derived/${d.spec.name}`] = { "prov:generatedEntity": result, "prov:usedEntity": id };
   }
+  const generated: JsonObject = {
+    "_:generated": { "prov:entity": result, "prov:activity": run, "prov:time": i.endedAt },
+  };
+  if (i.scenario && i.analysis) {
+    for (const [id, attrs] of Object.entries(pillarEntities(i.runId, i.scenario, i.analysis))) {
+      entity[id] = attrs;
+      const name = id.slice(id.lastIndexOf("/pillar/") + 8);
+      generated[`_:generated/pillar/${name}`] = {
+        "prov:entity": id,
+        "prov:activity": run,
+        "prov:time": i.endedAt,
+      };
+      derived[`_:derived/pillar/${name}`] = {
+        "prov:generatedEntity": result,
+        "prov:usedEntity": id,
+      };
+    }
+  }
+  const activityAttrs: JsonObject = {
+    "prov:startTime": i.startedAt,
+    "prov:endTime": i.endedAt,
+    "prov:type": { "$": "empiric:ScenarioRun", "type": "prov:QUALIFIED_NAME" },
+  };
+  if (i.analysis) {
+    activityAttrs["empiric:measured"] = BigInt(i.analysis.measured);
+    activityAttrs["empiric:failed_items"] = BigInt(i.analysis.failures.length);
+    activityAttrs["empiric:retried_items"] = BigInt(i.analysis.retried.length);
+  }
+  if (i.harness) {
+    activityAttrs["empiric:harness_calls"] = BigInt(i.harness.calls);
+    activityAttrs["empiric:harness_overhead_median_ms"] = i.harness.median_ms;
+    activityAttrs["empiric:harness_overhead_max_ms"] = i.harness.max_ms;
+  }
+  const reg = i.registration;
+  if (reg) {
+    const id = `empiric:registration/${reg.digest}`;
+    entity[id] = {
+      "prov:type": { "$": "empiric:Registration", "type": "prov:QUALIFIED_NAME" },
+      "empiric:registered_at": reg.registered_at,
+      "empiric:signed_by": reg.keyids.join(" "),
+    };
+    used[`_:used/registration`] = {
+      "prov:activity": run,
+      "prov:entity": id,
+      "prov:time": i.startedAt,
+    };
+  }
   // An earlier proof is the same node its own graph gave its result (when known), so the
   // graphs of a lineage join; its proof_id is an attribute.
   for (const earlier of i.lineage) {
+    if (earlier.proof_id === reg?.digest) continue;
     const id = earlier.entity ?? `empiric:proof/${earlier.proof_id}`;
     entity[id] = {
       "prov:type": { "$": "empiric:ProofRecord", "type": "prov:QUALIFIED_NAME" },
@@ -92,13 +246,7 @@ export function buildProvenance(i: ProvenanceInputs): JsonObject {
   return {
     prefix: { empiric: "https://empiric.dev/ns/prov#" },
     entity,
-    activity: {
-      [run]: {
-        "prov:startTime": i.startedAt,
-        "prov:endTime": i.endedAt,
-        "prov:type": { "$": "empiric:ScenarioRun", "type": "prov:QUALIFIED_NAME" },
-      },
-    },
+    activity: { [run]: activityAttrs },
     agent: {
       [substrate]: {
         "prov:type": { "$": "prov:SoftwareAgent", "type": "prov:QUALIFIED_NAME" },
@@ -114,9 +262,7 @@ export function buildProvenance(i: ProvenanceInputs): JsonObject {
       },
     },
     used,
-    wasGeneratedBy: {
-      "_:generated": { "prov:entity": result, "prov:activity": run, "prov:time": i.endedAt },
-    },
+    wasGeneratedBy: generated,
     wasAssociatedWith: {
       "_:assoc/substrate": { "prov:activity": run, "prov:agent": substrate },
       "_:assoc/empiric": { "prov:activity": run, "prov:agent": software },

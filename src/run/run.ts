@@ -17,11 +17,25 @@ import type { LoadedDataset } from "../scenario/types.ts";
 import type { Substrate } from "../substrate/types.ts";
 import { signRecord } from "../record/sign.ts";
 import { type ProofRecord, SCHEMA_VERSION, type UnsignedRecord } from "../record/types.ts";
-import { type Analysis, analysisPlanText, analyze, thresholdOf } from "./analyze.ts";
-import { executeProbe, type MonotonicClock, type RunProgress } from "./execute.ts";
+import {
+  type Analysis,
+  analysisPlanText,
+  analyze,
+  failedAnalysis,
+  thresholdOf,
+} from "./analyze.ts";
+import {
+  executeProbe,
+  type HarnessCalibration,
+  type MonotonicClock,
+  type RunProgress,
+} from "./execute.ts";
+import { buildObservations, type Observation } from "./observation.ts";
+import { decidabilityWarnings } from "./plan.ts";
 import { buildProvenance } from "./provenance.ts";
 import type { JsonObject } from "../json/value.ts";
 import type { LineageLink } from "../record/lineage.ts";
+import type { RegistrationRef, RunFacts } from "../attest/registration.ts";
 
 /** What the caller knows about the running software and host. */
 export interface RuntimeInfo {
@@ -52,6 +66,12 @@ export interface RunInputs {
   lineage?: readonly LineageLink[];
   onProgress?: (p: RunProgress) => void;
   signal?: AbortSignal;
+  /**
+   * Checks a signed pre-registration against the run's pre-registration, before the first
+   * substrate call (`run --registration`); throws when they differ. Its digest joins the
+   * lineage and the provenance graph.
+   */
+  checkRegistration?: (facts: RunFacts) => Promise<RegistrationRef>;
 }
 
 /** The result of a run: the signed record and what the record does not carry. */
@@ -60,6 +80,14 @@ export interface RunOutput {
   analysis: Analysis;
   datasets: LoadedDataset[];
   runId: string;
+  /** The registration the run was checked against, or null. */
+  registration: RegistrationRef | null;
+  /** One per measured item, in corpus order: with the scenario, all the analysis reads. */
+  observations: Observation[];
+  /** The harness's own overhead (latency scenarios). */
+  harness?: HarnessCalibration;
+  /** Why the plan cannot decide as hoped (min_n below the smallest decidable n, ...). */
+  warnings: string[];
 }
 
 /** RFC 3339 UTC with `Z` (milliseconds unless whole seconds). */
@@ -82,6 +110,14 @@ export async function runScenario(inputs: RunInputs): Promise<RunOutput> {
   const cfgHash = await configHash(scenario);
   const dHash = await dataHash(datasets);
   const plan = analysisPlanText(scenario);
+  const registration = inputs.checkRegistration
+    ? await inputs.checkRegistration({
+      scenario: scenario.name,
+      config_hash: cfgHash,
+      data_hash: dHash,
+      analysis_plan: plan,
+    })
+    : null;
 
   const corpus = datasets.filter((d) => d.spec.kind === "corpus" || d.spec.kind === "synthetic")
     .flatMap((d) => d.items);
@@ -93,6 +129,11 @@ export async function runScenario(inputs: RunInputs): Promise<RunOutput> {
       if (match) (item as JsonObject)["$reference"] = match;
     }
   }
+
+  const warnings = decidabilityWarnings(
+    scenario,
+    Math.max(0, corpus.length - scenario.probe.warmup_items),
+  );
 
   const startedAtMs = clock();
   const created = rfc3339(startedAtMs);
@@ -108,11 +149,13 @@ export async function runScenario(inputs: RunInputs): Promise<RunOutput> {
     )).slice(0, 32)
     : runId;
 
-  const outcomes = await executeProbe(scenario, corpus, substrate, {
+  const executed = await executeProbe(scenario, corpus, substrate, {
     monotonic: inputs.monotonic,
     onProgress: inputs.onProgress,
     signal: inputs.signal,
   });
+  const measuredItems = corpus.slice(Math.min(scenario.probe.warmup_items, corpus.length));
+  const observations = buildObservations(scenario, measuredItems, executed.outcomes);
   const endedAt = rfc3339(clock());
   inputs.onProgress?.({
     phase: "analyze",
@@ -121,18 +164,27 @@ export async function runScenario(inputs: RunInputs): Promise<RunOutput> {
     failures: 0,
     elapsed_ms: 0,
   });
-  const analysis = analyze(
-    scenario,
-    corpus,
-    outcomes,
-    (done, total) =>
-      inputs.onProgress?.({ phase: "analyze", done, total, failures: 0, elapsed_ms: 0 }),
-  );
+  // Every run that measured something produces a record: a crash inside the analysis becomes
+  // INCONCLUSIVE with the reason.
+  let analysis: Analysis;
+  try {
+    analysis = analyze(
+      scenario,
+      observations,
+      (done, total) =>
+        inputs.onProgress?.({ phase: "analyze", done, total, failures: 0, elapsed_ms: 0 }),
+    );
+  } catch (e) {
+    analysis = failedAnalysis(scenario, observations, e);
+  }
 
   const substrateName = inputs.substrateName ?? substrate.defaultName;
   const substrateCommit = inputs.substrateCommit ?? "unknown";
   const lineage = [
-    ...new Map((inputs.lineage ?? []).map((l) => [l.proof_id, l])).values(),
+    ...new Map(
+      [...(inputs.lineage ?? []), ...(registration ? [{ proof_id: registration.digest }] : [])]
+        .map((l) => [l.proof_id, l]),
+    ).values(),
   ];
   const environment: Record<string, string> = { empiric: inputs.runtime.empiricVersion };
   if (!deterministic) Object.assign(environment, inputs.runtime.host);
@@ -192,6 +244,10 @@ export async function runScenario(inputs: RunInputs): Promise<RunOutput> {
       startedAt: created,
       endedAt,
       lineage,
+      registration,
+      scenario,
+      analysis,
+      harness: executed.harness,
     }),
   };
   const record = await signRecord(unsigned, inputs.key);
@@ -202,5 +258,14 @@ export async function runScenario(inputs: RunInputs): Promise<RunOutput> {
     failures: analysis.failures.length,
     elapsed_ms: 0,
   });
-  return { record, analysis, datasets, runId: runIdFinal };
+  return {
+    record,
+    analysis,
+    datasets,
+    runId: runIdFinal,
+    registration,
+    observations,
+    ...(executed.harness ? { harness: executed.harness } : {}),
+    warnings,
+  };
 }

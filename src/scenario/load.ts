@@ -157,6 +157,7 @@ export function normalizeScenario(
       retries: num(p.retries, 0),
       concurrency: num(p.concurrency, 1),
       warmup_items: num(p.warmup_items, 0),
+      ...(p.arrival_rate === undefined ? {} : { arrival_rate: Number(p.arrival_rate) }),
     },
     metrics: Object.fromEntries(
       Object.entries(v.metrics as Record<string, Record<string, unknown>>).map((
@@ -170,6 +171,7 @@ export function normalizeScenario(
       min_n: num(a.min_n, 30),
       max_failure_rate: num(a.max_failure_rate, 0.05),
       decision: a.decision ?? "interval",
+      on_failure: a.on_failure ?? "inconclusive",
       pillars: (a.pillars as Record<string, unknown>[]).map((x) => ({
         ...x,
         ...(x.p === undefined ? {} : { p: Number(x.p) }),
@@ -191,8 +193,9 @@ export function normalizeScenario(
   return scenario;
 }
 
+/** The default interval per statistic: the method that holds its level (docs/statistics.md). */
 function defaultInterval(s: PillarSpec["statistic"]): PillarSpec["interval"] {
-  return s === "proportion" ? "wilson" : s === "mean" ? "t" : "bootstrap_percentile";
+  return s === "proportion" ? "clopper_pearson" : s === "mean" ? "t" : "order_statistic";
 }
 
 /** Cross-field rules the JSON Schema cannot express. */
@@ -226,14 +229,43 @@ export function checkSemantics(s: Scenario): { pointer: string; message: string 
           `proportion needs a 0/1 metric (success or exact_match); "${p.metric}" is ${m.kind}`,
       });
     }
-    if (p.interval === "wilson" && p.statistic !== "proportion") {
+    if (
+      (p.interval === "wilson" || p.interval === "clopper_pearson") && p.statistic !== "proportion"
+    ) {
       out.push({
         pointer: `${at}/interval`,
-        message: "wilson applies only to statistic proportion",
+        message: `${p.interval} applies only to statistic proportion`,
       });
     }
-    if (p.interval === "t" && p.statistic !== "mean") {
-      out.push({ pointer: `${at}/interval`, message: "t applies only to statistic mean" });
+    if ((p.interval === "t" || p.interval === "bounded") && p.statistic !== "mean") {
+      out.push({
+        pointer: `${at}/interval`,
+        message: `${p.interval} applies only to statistic mean`,
+      });
+    }
+    if (
+      p.interval === "order_statistic" && p.statistic !== "quantile" && p.statistic !== "median"
+    ) {
+      out.push({
+        pointer: `${at}/interval`,
+        message: "order_statistic applies only to statistics quantile and median",
+      });
+    }
+    if (p.interval === "bounded" && m.range === undefined) {
+      out.push({
+        pointer: `${at}/interval`,
+        message:
+          `bounded needs a range [lo, hi] on metric ${p.metric} (every value must lie in it)`,
+      });
+    }
+    const numeric = m.kind === "abs_error" || m.kind === "reported" ||
+      (m.kind === "latency_ms" && p.statistic === "mean");
+    if (s.analysis.on_failure === "worst" && numeric && m.worst === undefined) {
+      out.push({
+        pointer: `/metrics/${p.metric}`,
+        message:
+          `needs a worst value: on_failure is worst, and pillar ${p.name} cannot otherwise count failed items`,
+      });
     }
   });
   for (const [name, m] of Object.entries(s.metrics)) {
@@ -246,6 +278,9 @@ export function checkSemantics(s: Scenario): { pointer: string; message: string 
     }
     if (m.kind === "reported" && m.output === undefined) {
       out.push({ pointer: at, message: "reported needs an output pointer" });
+    }
+    if (m.range !== undefined && !(m.range[0] < m.range[1])) {
+      out.push({ pointer: `${at}/range`, message: "must be [lo, hi] with lo < hi" });
     }
   }
   if (!names.has(s.claim.threshold.metric)) {
@@ -286,8 +321,16 @@ const INT_FIELDS = new Set([
   "min_n",
 ]);
 
-/** The scenario as a typed value for hashing: integer settings are ints, the rest as given. */
+/**
+ * The scenario as a typed value for hashing: integer settings are ints, the rest as given. Fields
+ * added after the first scenario format (`analysis.on_failure`) are left out at their default, so
+ * a file written for the older format keeps its config_hash unless a default it relied on changed.
+ */
 export function scenarioValue(s: Scenario): JsonValue {
+  if (s.analysis.on_failure === "inconclusive") {
+    const { on_failure: _default, ...analysis } = s.analysis;
+    s = { ...s, analysis: analysis as Scenario["analysis"] };
+  }
   const conv = (v: unknown, key = ""): JsonValue => {
     if (typeof v === "number" && INT_FIELDS.has(key)) return BigInt(v);
     if (Array.isArray(v)) return v.map((x) => conv(x));

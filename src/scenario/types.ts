@@ -14,6 +14,10 @@ export interface MetricSpec {
   kind: MetricKind;
   output?: string;
   reference?: string;
+  /** The value a failed item takes under `on_failure: worst` (the one least favourable to the claim). */
+  worst?: number;
+  /** The range [lo, hi] every value lies in (the `bounded` interval needs it). */
+  range?: [number, number];
 }
 
 /** One pillar: one statistic of one metric, one evidence entry. */
@@ -22,7 +26,15 @@ export interface PillarSpec {
   metric: string;
   statistic: "mean" | "median" | "quantile" | "proportion";
   p?: number;
-  interval: "bootstrap_percentile" | "bootstrap_bca" | "wilson" | "t" | "none";
+  interval:
+    | "order_statistic"
+    | "clopper_pearson"
+    | "wilson"
+    | "t"
+    | "bounded"
+    | "bootstrap_percentile"
+    | "bootstrap_bca"
+    | "none";
 }
 
 /** A dataset declared by a scenario. */
@@ -56,6 +68,8 @@ export interface Scenario {
     retries: number;
     concurrency: number;
     warmup_items: number;
+    /** Open-loop mode: calls per second, each measured from its scheduled start. */
+    arrival_rate?: number;
   };
   metrics: Record<string, MetricSpec>;
   analysis: {
@@ -65,6 +79,12 @@ export interface Scenario {
     min_n: number;
     max_failure_rate: number;
     decision: "interval" | "point";
+    /**
+     * What a failed item counts as where intention to treat leaves its value unknown (means, and
+     * numeric metrics other than latency): `inconclusive` (default) or `worst` (the metric's
+     * pre-registered `worst` value).
+     */
+    on_failure: "inconclusive" | "worst";
     pillars: PillarSpec[];
   };
 }

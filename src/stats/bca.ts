@@ -83,7 +83,7 @@ export function bcaInterval(
   estimate: number,
   acceleration: number,
   confidence: number,
-): Bounds {
+): Bounds & { levels?: [number, number] } {
   requireOpenUnit(confidence, "confidence");
   if (distribution.length === 0) throw new UsageError("bootstrap distribution is empty");
   if (!Number.isFinite(estimate) || !Number.isFinite(acceleration)) {
@@ -95,5 +95,9 @@ export function bcaInterval(
   const zHigh = -normalQuantile((1 - confidence) / 2); // α/2 is exact; 1 − α/2 may round to 1
   const levelLow = bcaLevel(z0, acceleration, -zHigh);
   const levelHigh = bcaLevel(z0, acceleration, zHigh);
-  return { low: sortedQuantile(sorted, levelLow), high: sortedQuantile(sorted, levelHigh) };
+  return {
+    low: sortedQuantile(sorted, levelLow),
+    high: sortedQuantile(sorted, levelHigh),
+    levels: [levelLow, levelHigh],
+  };
 }

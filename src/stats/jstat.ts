@@ -11,8 +11,13 @@ export interface JStat {
   median(values: number[]): number;
   /** Sample quantiles; alphap = betap = 1 is type 7. */
   quantiles(values: number[], ps: number[], alphap: number, betap: number): number[];
+  /** Standard deviation; `flag` true for the sample (n − 1) form. */
+  stdev(values: number[], flag: boolean): number;
   studentt: {
     inv(p: number, df: number): number;
+  };
+  noncentralt: {
+    cdf(x: number, df: number, ncp: number): number;
   };
 }
 

@@ -19,6 +19,15 @@ export const STATS_LIBRARY: LibraryInfo = Object.freeze({
   version: "7.12.1",
 });
 
+/**
+ * The distribution functions (binomial CDF, beta and Student t quantiles) come from stdlib-js's
+ * `@stdlib/stats-base-dists-*` packages, all at this version.
+ */
+export const DISTRIBUTION_LIBRARY: LibraryInfo = Object.freeze({
+  name: "@stdlib/stats-base-dists",
+  version: "0.2.3",
+});
+
 /** The independent library each point estimate is re-computed with. */
 export const CROSS_CHECK_LIBRARY: LibraryInfo = Object.freeze({ name: "jstat", version: "1.9.6" });
 

@@ -15,12 +15,38 @@ export type {
 export {
   CROSS_CHECK_LIBRARY,
   CROSS_CHECK_TOLERANCE,
+  DISTRIBUTION_LIBRARY,
   type LibraryInfo,
   STATS_LIBRARY,
 } from "./library.ts";
 export { computeStatistic, statisticName } from "./statistic.ts";
-export { estimateInterval } from "./interval.ts";
-export { crossCheckStatistic } from "./cross_check.ts";
+export {
+  EMPIRIC_LIBRARY,
+  estimateInterval,
+  MAX_ABS_SKEWNESS,
+  meanShapeRefusal,
+  METHODS_FOR,
+  MIN_BOOTSTRAP_N,
+  structuralRefusal,
+} from "./interval.ts";
+export { crossCheckInterval, crossCheckStatistic } from "./cross_check.ts";
+export { betaQuantile, binomialCdf, binomialQuantile, studentTQuantile } from "./distributions.ts";
+export { binomialCdfTable, binomialUpperTail } from "./binomial_exact.ts";
+export {
+  orderStatisticInterval,
+  orderStatisticMinimumN,
+  orderStatisticRanks,
+  orderStatisticRanksBySummation,
+} from "./order_statistic.ts";
+export { clopperPearsonBySummation, clopperPearsonInterval } from "./clopper_pearson.ts";
+export {
+  boundedMeanByIntegral,
+  boundedMeanInterval,
+  boundedMeanMinimumN,
+  dkwEpsilon,
+} from "./bounded_mean.ts";
+export { isBinary, isConstant, sampleSkewness } from "./moments.ts";
+export { nForPower, powerAt, type PowerQuestion, smallestDecidableN } from "./power.ts";
 export {
   drawIndex,
   indexLimit,
@@ -37,6 +63,6 @@ export {
 } from "./bootstrap.ts";
 export { bcaInterval, bcaLevel, biasCorrection } from "./bca.ts";
 export { jackknifeAcceleration, jackknifeValues } from "./jackknife.ts";
-export { wilsonInterval } from "./wilson.ts";
-export { studentTQuantile, tInterval } from "./t_interval.ts";
+export { wilsonBySolving, wilsonExactError, wilsonInterval } from "./wilson.ts";
+export { tInterval } from "./t_interval.ts";
 export { MAX_RESAMPLES, MAX_SEED } from "./validate.ts";

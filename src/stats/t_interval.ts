@@ -1,34 +1,20 @@
 /**
  * Student t interval for a mean: x̄ ± t_{1−α/2, n−1} · s/√n.
  *
- * The t quantile is jStat's `studentt.inv`. Against closed-form values for integer degrees of
- * freedom (1 to 999, p from 0.6 to 0.9995) its relative error is below 4e-8 (e.g. 2.2621571582
- * for t_{0.975, 9} = 2.2621571628), far below what the interval's reported digits need. (Newton
- * steps on jStat's own `studentt.cdf` do not help: that CDF is no more accurate.)
+ * The t quantile is stdlib-js's (`@stdlib/stats-base-dists-t-quantile`, accurate to a few units in
+ * the last place; jStat's `studentt.inv`, off by up to 4e-8, is the cross-check's independent
+ * route). The interval's level rests on approximate normality of the mean: `estimateInterval`
+ * refuses it for skewed (|g₁| > 1), binary or constant data.
  *
  * @module
  */
 import * as ss from "simple-statistics";
 import { UsageError } from "../errors/errors.ts";
-import { jStat } from "./jstat.ts";
-import { requireFiniteValues, requireOpenUnit } from "./validate.ts";
+import { studentTQuantile } from "./distributions.ts";
+import { requireFiniteValues } from "./validate.ts";
+import { requireOpenUnit } from "./validate.ts";
 
-/**
- * The p quantile of Student's t distribution with df > 0 degrees of freedom (jStat).
- *
- * @example
- * ```ts
- * import { studentTQuantile } from "./t_interval.ts";
- * console.assert(Math.abs(studentTQuantile(0.975, 9) / 2.2621571627982044 - 1) < 4e-8);
- * ```
- */
-export function studentTQuantile(p: number, df: number): number {
-  requireOpenUnit(p, "p");
-  if (typeof df !== "number" || !(df > 0) || !Number.isFinite(df)) {
-    throw new UsageError(`degrees of freedom must be a positive number, got ${String(df)}`);
-  }
-  return jStat.studentt.inv(p, df);
-}
+export { studentTQuantile };
 
 /**
  * Student t interval for the mean of at least 2 values.

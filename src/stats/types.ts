@@ -13,7 +13,15 @@ export type Statistic =
   | { kind: "proportion" };
 
 /** How an interval around the estimate is computed. */
-export type IntervalMethod = "bootstrap_percentile" | "bootstrap_bca" | "wilson" | "t" | "none";
+export type IntervalMethod =
+  | "order_statistic"
+  | "clopper_pearson"
+  | "wilson"
+  | "t"
+  | "bounded"
+  | "bootstrap_percentile"
+  | "bootstrap_bca"
+  | "none";
 
 /** Options of `estimateInterval`. `resamples` and `seed` are read by the bootstrap methods only. */
 export interface IntervalOptions {
@@ -25,21 +33,42 @@ export interface IntervalOptions {
   seed: number;
   /** Called about every `resamples / 100` resamples, and once at the end. */
   onProgress?: (done: number, total: number) => void;
+  /** Per value: true when it is only a lower bound (a failed item's latency). */
+  censored?: readonly boolean[];
+  /** The metric's pre-registered range [lo, hi] (the `bounded` method needs it). */
+  range?: readonly [number, number];
 }
 
 /** An estimate with its interval, as written into a proof record. */
 export interface IntervalResult {
   estimate: number;
+  /** Lower bound; -Infinity when unbounded. */
   low: number;
+  /** Upper bound; +Infinity when unbounded. */
   high: number;
   n: number;
   method: IntervalMethod;
   confidence: number;
   resamples?: number;
   seed?: number;
+  /** What computed the interval (empiric itself, or the estimate's library for `none`). */
   library: string;
   library_version: string;
   statistic_name: string;
+  /** What computed the estimate. */
+  estimate_library?: { readonly name: string; readonly version: string };
+  /** Distribution functions the interval used (binomial CDF, beta or t quantiles). */
+  distribution_library?: { readonly name: string; readonly version: string };
+  /** Why this method gives no interval that holds its level here; bounds are then trivial. */
+  refused?: string;
+  /** Order-statistic ranks (1-based; 0 and n + 1 mean unbounded). */
+  ranks?: { lower: number; upper: number };
+  /** Monte Carlo standard errors of the bootstrap bounds. */
+  mc_se?: { low: number; high: number };
+  /** Sample skewness, where it gates the method. */
+  skewness?: number;
+  /** The pre-registered range, for `bounded`. */
+  range?: [number, number];
 }
 
 /** The outcome of re-computing an estimate with an independent library. */

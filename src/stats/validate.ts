@@ -14,10 +14,13 @@ export const MAX_RESAMPLES = 10_000_000;
 export const MAX_SEED = 0xffff_ffff;
 
 const METHODS: readonly IntervalMethod[] = [
-  "bootstrap_percentile",
-  "bootstrap_bca",
+  "order_statistic",
+  "clopper_pearson",
   "wilson",
   "t",
+  "bounded",
+  "bootstrap_percentile",
+  "bootstrap_bca",
   "none",
 ];
 

@@ -10,6 +10,7 @@ import { UsageError } from "../errors/errors.ts";
 import { normalQuantile } from "./normal.ts";
 import type { Bounds } from "./types.ts";
 import { requireOpenUnit } from "./validate.ts";
+import { binomialCdfTable } from "./binomial_exact.ts";
 
 /**
  * Wilson score interval for `successes` out of `trials` at the given confidence.
@@ -44,4 +45,78 @@ export function wilsonInterval(successes: number, trials: number, confidence: nu
     low: successes === 0 ? 0 : Math.max(0, centre - half),
     high: successes === n ? 1 : Math.min(1, centre + half),
   };
+}
+
+/**
+ * Wilson bounds by the independent route: bisection for the proportions p at which the score
+ * statistic |k/n − p| / √(p(1 − p)/n) equals z (to 1e-13). Used by `cross_check`.
+ *
+ * @example
+ * ```ts
+ * import { wilsonBySolving, wilsonInterval } from "./wilson.ts";
+ * import assert from "node:assert/strict";
+ * const a = wilsonInterval(81, 263, 0.95), b = wilsonBySolving(81, 263, 0.95);
+ * assert.ok(Math.abs(a.low - b.low) < 1e-11 && Math.abs(a.high - b.high) < 1e-11);
+ * ```
+ */
+export function wilsonBySolving(successes: number, trials: number, confidence: number): Bounds {
+  wilsonInterval(successes, trials, confidence); // argument checks
+  const z = -normalQuantile((1 - confidence) / 2);
+  const n = trials, phat = successes / n;
+  const score = (p: number) => (phat - p) / Math.sqrt((p * (1 - p)) / n);
+  // score decreases in p on (0, 1): find score = +z (low) and score = −z (high).
+  const solve = (target: number) => {
+    let lo = 0, hi = 1;
+    for (let i = 0; i < 200 && hi - lo > 1e-14; i++) {
+      const mid = (lo + hi) / 2;
+      if (score(mid) > target) lo = mid;
+      else hi = mid;
+    }
+    return (lo + hi) / 2;
+  };
+  return {
+    low: successes === 0 ? 0 : solve(z),
+    high: successes === n ? 1 : solve(-z),
+  };
+}
+
+/**
+ * The exact one-sided error of deciding a proportion claim with the Wilson interval at n trials:
+ * the probability, when the true proportion equals the threshold, that the interval lies wholly on
+ * the claim's side (`>=`/`>`: the lower bound satisfies it; `<=`/`<`: the upper bound does). The
+ * score interval is approximate, so this can exceed (1 − confidence)/2, for example for `>= 0.05`
+ * at n = 30 (0.061).
+ *
+ * @example
+ * ```ts
+ * import { wilsonExactError } from "./wilson.ts";
+ * import assert from "node:assert/strict";
+ * assert.ok(wilsonExactError(30, 0.05, ">=", 0.95) > 0.06);
+ * assert.ok(wilsonExactError(120, 0.95, ">=", 0.95) < 0.025);
+ * ```
+ */
+export function wilsonExactError(
+  trials: number,
+  threshold: number,
+  comparator: "<" | "<=" | ">" | ">=",
+  confidence: number,
+): number {
+  const upper = comparator === "<" || comparator === "<=";
+  const sat = (x: number) =>
+    comparator === "<"
+      ? x < threshold
+      : comparator === "<="
+      ? x <= threshold
+      : comparator === ">"
+      ? x > threshold
+      : x >= threshold;
+  if (!(threshold > 0 && threshold < 1)) return 0; // a claim at 0 or 1 has no interior null
+  let size = 0;
+  // Binomial probabilities at the threshold, by the stable summation table.
+  const cdf = binomialCdfTable(trials, threshold);
+  for (let k = 0; k <= trials; k++) {
+    const b = wilsonInterval(k, trials, confidence);
+    if (sat(upper ? b.high : b.low)) size += cdf[k] - (k === 0 ? 0 : cdf[k - 1]);
+  }
+  return Math.min(1, Math.max(0, size));
 }

@@ -557,17 +557,3 @@ export async function createFileAtomic(path: string, bytes: Uint8Array): Promise
     await Deno.remove(tmp).catch(() => undefined);
   }
 }
-
-/**
- * Write a text file atomically: a temporary file in the same directory, flushed, then renamed
- * over the target. Readers see the old file or the new one, never half of one.
- */
-export async function writeFileAtomic(path: string, text: string): Promise<void> {
-  const tmp = await writeTemporary(path, new TextEncoder().encode(text));
-  try {
-    await Deno.rename(tmp, path);
-  } catch (e) {
-    await Deno.remove(tmp).catch(() => undefined);
-    throw new IoError("io_error", `cannot write ${path}: ${(e as Error).message}`, { cause: e });
-  }
-}

@@ -14,8 +14,8 @@ export {
   DIRECTORY_INDEX_VERSION,
   DirectoryStore,
   STALE_TEMPORARY_MS,
-  writeFileAtomic,
 } from "./directory.ts";
+export { writeFileAtomic } from "../fs/atomic.ts";
 export { indexFieldsOf } from "./keys.ts";
 export { isDatabaseLocation, redact } from "./pg_config.ts";
 export type * from "./types.ts";

@@ -11,7 +11,7 @@
 import { canonicalize } from "../json/canonical.ts";
 import { isJsonObject, type JsonValue } from "../json/value.ts";
 import { sha256Hex } from "../crypto/hash.ts";
-import { type Substrate, SubstrateCallError } from "./types.ts";
+import { statelessLanes, type Substrate, SubstrateCallError } from "./types.ts";
 
 type Handler = (input: JsonValue) => JsonValue | Promise<JsonValue>;
 
@@ -175,7 +175,7 @@ export function openBuiltinSubstrate(name: string): Substrate | undefined {
   return {
     spec: `builtin:${name}`,
     defaultName: name,
-    call: async (input) => await h.handler(input),
+    lanes: (n) => statelessLanes(n, async (input) => await h.handler(input)),
     close: () => Promise.resolve(),
   };
 }

@@ -7,7 +7,7 @@
 import { canonicalize } from "../json/canonical.ts";
 import { parseJson } from "../json/parse.ts";
 import type { JsonValue } from "../json/value.ts";
-import { type Substrate, SubstrateCallError } from "./types.ts";
+import { statelessLanes, type Substrate, SubstrateCallError } from "./types.ts";
 
 /** Open an HTTP substrate at `url`, using the given `fetch`. */
 export function openHttpSubstrate(url: string, fetchImpl: typeof fetch = fetch): Substrate {
@@ -21,34 +21,35 @@ export function openHttpSubstrate(url: string, fetchImpl: typeof fetch = fetch):
   return {
     spec: url,
     defaultName: host,
-    call: async (input: JsonValue, signal: AbortSignal) => {
-      let res: Response;
-      try {
-        res = await fetchImpl(url, {
-          method: "POST",
-          headers: { "content-type": "application/json", accept: "application/json" },
-          body: canonicalize(input),
-          signal,
-        });
-      } catch (e) {
-        if (signal.aborted) {
-          throw new SubstrateCallError("timeout", "no response before the timeout");
-        }
-        throw new SubstrateCallError("error", `request failed: ${(e as Error).message}`);
-      }
-      const text = await res.text().catch(() => "");
-      if (!res.ok) {
-        throw new SubstrateCallError("http_error", `HTTP ${res.status} ${res.statusText}`.trim());
-      }
-      try {
-        return parseJson(text);
-      } catch (e) {
-        throw new SubstrateCallError(
-          "invalid_response",
-          `response is not JSON: ${(e as Error).message}`,
-        );
-      }
-    },
+    lanes: (n) => statelessLanes(n, call),
     close: () => Promise.resolve(),
   };
+  async function call(input: JsonValue, signal: AbortSignal): Promise<JsonValue> {
+    let res: Response;
+    try {
+      res = await fetchImpl(url, {
+        method: "POST",
+        headers: { "content-type": "application/json", accept: "application/json" },
+        body: canonicalize(input),
+        signal,
+      });
+    } catch (e) {
+      if (signal.aborted) {
+        throw new SubstrateCallError("timeout", "no response before the timeout");
+      }
+      throw new SubstrateCallError("error", `request failed: ${(e as Error).message}`);
+    }
+    const text = await res.text().catch(() => "");
+    if (!res.ok) {
+      throw new SubstrateCallError("http_error", `HTTP ${res.status} ${res.statusText}`.trim());
+    }
+    try {
+      return parseJson(text);
+    } catch (e) {
+      throw new SubstrateCallError(
+        "invalid_response",
+        `response is not JSON: ${(e as Error).message}`,
+      );
+    }
+  }
 }

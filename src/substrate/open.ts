@@ -11,7 +11,6 @@ import type { Substrate } from "./types.ts";
 
 /** Options for opening a substrate. */
 export interface OpenOptions {
-  concurrency: number;
   env?: Record<string, string>;
   cwd?: string;
   fetch?: typeof fetch;
@@ -25,17 +24,17 @@ export interface OpenOptions {
  * ```ts
  * import assert from "node:assert/strict";
  * import { openSubstrate } from "./open.ts";
- * const s = openSubstrate("builtin:calculator", { concurrency: 1 });
+ * const s = openSubstrate("builtin:calculator");
  * assert.equal(s.defaultName, "calculator");
  * ```
  */
-export function openSubstrate(spec: string, options: OpenOptions): Substrate {
+export function openSubstrate(spec: string, options: OpenOptions = {}): Substrate {
   const s = parseSubstrateSpec(spec);
   switch (s.kind) {
     case "builtin":
       return openBuiltinSubstrate(s.name)!;
     case "cmd":
-      return openCmdSubstrate(s.commandLine, options);
+      return openCmdSubstrate(s.commandLine, { env: options.env, cwd: options.cwd });
     case "http":
       return openHttpSubstrate(s.url, options.fetch);
   }

@@ -321,3 +321,48 @@ Deno.test("CLI: export cloudevent, --post in both modes, import cloudevent exit 
     await Deno.remove(dir, { recursive: true });
   }
 });
+
+// docs/exports.md "Receiving with the CloudEvents JS SDK": the SDK's two habits that lose the
+// record, and the ways around them, as the locked SDK version behaves.
+Deno.test("the CloudEvents SDK as a receiver: binary re-parses a string body, structured gives a Uint32Array", async () => {
+  const text = fixtureText("valid-refuted-int-threshold.json");
+  const ev = await wrap(text, { source: "urn:x" });
+  const bytes = canonicalBytes(parseJson(text));
+  const binary = toHttpMessage(ev, "binary");
+
+  // A string body: the data is JSON.parse'd; the big int loses its last digit.
+  const parsed = HTTP.toEvent({
+    headers: binary.headers,
+    body: new TextDecoder().decode(binary.body as Uint8Array),
+  }) as CloudEvent<{ data: { datasets: { n_records: number }[] } }>;
+  assert.equal(typeof parsed.data, "object");
+  assert.equal(parsed.data!.data.datasets[0].n_records, 9007199254740992);
+  assert.match(text, /"n_records": 9007199254740993/);
+  // A float written 50.0 comes back as the number 50, which re-serializes as 50.
+  const floats = toHttpMessage(
+    await wrap(fixtureText("valid.json"), { source: "urn:x" }),
+    "binary",
+  );
+  const reparsed = HTTP.toEvent({
+    headers: floats.headers,
+    body: new TextDecoder().decode(floats.body as Uint8Array),
+  }) as CloudEvent<{ claim: { threshold: { value: number } } }>;
+  assert.equal(JSON.stringify(reparsed.data!.claim.threshold.value), "50");
+  assert.match(new TextDecoder().decode(floats.body as Uint8Array), /"value":50\.0/);
+
+  // A bytes body: the data stays the exact bytes.
+  const kept = HTTP.toEvent({ headers: binary.headers, body: binary.body }) as CloudEvent<
+    Uint8Array
+  >;
+  assert.ok(kept.data instanceof Uint8Array);
+  assert.deepEqual(new Uint8Array(kept.data), bytes);
+
+  // Structured mode with data_base64: a Uint32Array, one byte per element.
+  const structured = toHttpMessage(ev, "structured");
+  const st = HTTP.toEvent({ headers: structured.headers, body: structured.body }) as CloudEvent<
+    ArrayLike<number>
+  >;
+  assert.equal(st.data!.constructor.name, "Uint32Array");
+  assert.notDeepEqual(new Uint8Array((st.data as Uint32Array).buffer), bytes);
+  assert.deepEqual(Uint8Array.from(st.data as Uint32Array), bytes);
+});

@@ -3,7 +3,7 @@
 // and strictness of verification, the separate inner record check, and the CLI.
 import assert from "node:assert/strict";
 import { Buffer } from "node:buffer";
-import { createHmac } from "node:crypto";
+import { createHash, createHmac } from "node:crypto";
 import {
   DSSE_INTOTO_PAYLOAD_TYPE,
   type DsseEnvelope,
@@ -115,7 +115,16 @@ for (const name of ROUND_TRIP_FIXTURES) {
     assert.equal(st._type, "https://in-toto.io/Statement/v1");
     assert.equal(st.predicateType, PROOFSVC_PREDICATE_TYPE_V1);
     assert.match(st.predicateType, /^https:\/\/[a-z0-9.]+\/.*\/v\d+$/);
-    assert.deepEqual(st.subject, [{ name: `${id}.json`, digest: { sha256: id } }]);
+    assert.deepEqual(st.subject, [
+      { name: `${id}.json`, digest: { sha256: id } },
+      // The record file by the SHA-256 of its bytes, for blob-based tools.
+      {
+        name: `${id}.json`,
+        digest: { sha256: createHash("sha256").update(enc.encode(text)).digest("hex") },
+        mediaType: "application/json",
+      },
+    ]);
+    assert.equal((await toInTotoStatement(text, { fileName: "r.json" })).subject[1].name, "r.json");
     assert.equal(st.predicate.signature, (record.signature as JsonObject).signature);
     const { signature: _s, ...body } = record;
     assert.equal(canonicalize(st.predicate.body), canonicalize(body));
@@ -166,10 +175,13 @@ for (const name of ROUND_TRIP_FIXTURES) {
     assert.equal((await verifyDsseEnvelope(env, FIXTURE_KEY)).reason, "signature_mismatch");
     // Deterministic: the same record and key give the same envelope.
     assert.deepEqual(await toDsseEnvelope(text, { key: DSSE_KEY, keyid: "ci-2026" }), env);
-    // Without keyid the signature has none.
-    assert.deepEqual(Object.keys((await toDsseEnvelope(text, { key: DSSE_KEY })).signatures[0]), [
-      "sig",
-    ]);
+    // Without keyid the signature still carries one: the key's fingerprint (docs/keys.md),
+    // the first 16 hex digits of HMAC-SHA256(key, "empiric keyid").
+    const fingerprint = createHmac("sha256", DSSE_KEY).update("empiric keyid").digest("hex");
+    assert.equal(
+      (await toDsseEnvelope(text, { key: DSSE_KEY })).signatures[0].keyid,
+      `hmac-sha256:${fingerprint.slice(0, 16)}`,
+    );
   });
 }
 

@@ -7,6 +7,9 @@ one), then runs the real command line offline:
 
     python3 rocrate_validate.py CONTEXT_FILE CRATE_DIR [extra rocrate-validator options]
 
+Without options it validates with the ro-crate-1.2 profile at REQUIRED severity; a
+--profile-identifier or --requirement-severity given replaces that default.
+
 It prints the validator's JSON report on stdout and exits with the validator's code.
 """
 import os
@@ -78,11 +81,17 @@ def main() -> int:
         cache = os.path.join(tmp, "http-cache")
         seed(cache, context_file)
         report = os.path.join(tmp, "report.json")
+        extra = sys.argv[3:]
+        defaults = []
+        if "--profile-identifier" not in extra:
+            defaults += ["--profile-identifier", "ro-crate-1.2"]
+        if "--requirement-severity" not in extra:
+            defaults += ["--requirement-severity", "REQUIRED"]
         cmd = [
             "rocrate-validator", "validate", "--offline", "--cache-path", cache,
-            "--profile-identifier", "ro-crate-1.2", "--requirement-severity", "REQUIRED",
+            *defaults,
             "--no-paging", "--output-format", "json", "--output-file", report,
-            *sys.argv[3:], crate,
+            *extra, crate,
         ]
         proc = subprocess.run(cmd, capture_output=True, text=True)
         sys.stderr.write(proc.stderr)

@@ -13,12 +13,14 @@ import {
   readProofIndexOp,
   RunScenarioOutput,
   ScenarioClaimOutput,
+  verifyAttestationOperation,
+  VerifyAttestationOutput,
   verifyProofImpl,
   VerifyProofOutput,
   VersionOutput,
 } from "../../src/ops/mod.ts";
 import { EMPIRIC_VERSION } from "../../src/version.ts";
-import { fixture, FIXTURE_KEY, testApp } from "./support.ts";
+import { fixture, FIXTURE_KEY, ROOT, testApp } from "./support.ts";
 
 Deno.test("GET /health: status ok and an uptime", async () => {
   const t = await testApp();
@@ -284,5 +286,35 @@ Deno.test("policy headers: each exactly once, the documentation keeping its own"
     }
   } finally {
     await t.close();
+  }
+});
+
+Deno.test("POST /verify with an envelope: verify_attestation's object, under the client's public keys", async () => {
+  const t = await testApp();
+  try {
+    const dir = `${ROOT}fixtures/attestations`;
+    const envelope_json = await Deno.readTextFile(`${dir}/proof-ed25519.dsse.json`);
+    const pem = await Deno.readTextFile(`${dir}/keys/ed25519.pub`);
+    const other = await Deno.readTextFile(`${dir}/keys/other-ed25519.pub`);
+    const ok = await t.req("POST", "/verify", { json: { envelope_json, public_keys: [pem] } });
+    assert.equal(ok.status, 200);
+    const body = VerifyAttestationOutput.parse(await ok.json());
+    assert.equal(body.verified, true);
+    assert.deepEqual(
+      body,
+      await invoke(verifyAttestationOperation, { envelope_json, public_keys: [pem] }, t.host),
+    );
+    const wrong = VerifyAttestationOutput.parse(
+      await (await t.req("POST", "/verify", { json: { envelope_json, public_keys: [other] } }))
+        .json(),
+    );
+    assert.equal(wrong.verified, false);
+    assert.match(wrong.reason ?? "", /^(signature_mismatch|untrusted_signer)$/);
+    const mixed = await t.req("POST", "/verify", {
+      json: { envelope_json, proof_json: "{}", public_keys: [pem] },
+    });
+    assert.equal(mixed.status, 400, "a record and an envelope at once is refused");
+  } finally {
+    t.close();
   }
 });

@@ -87,7 +87,15 @@ Deno.test("the document's request schemas are the ones that validate (no drift)"
     };
     assert.equal(verify.operationId, "verify_proof");
     assert.equal(verify.requestBody.required, true);
-    const ref = verify.requestBody.content["application/json"].schema.$ref;
+    const bodySchema = verify.requestBody.content["application/json"].schema as unknown as {
+      oneOf: { $ref: string }[];
+    };
+    // POST /verify takes a record (verify_proof) or an envelope (verify_attestation).
+    assert.deepEqual(bodySchema.oneOf.map((r) => r.$ref.split("/").at(-1)), [
+      "VerifyProofInput",
+      "VerifyAttestationInput",
+    ]);
+    const ref = bodySchema.oneOf[0].$ref;
     const schema = doc.components.schemas[ref.split("/").at(-1)!] as {
       required: string[];
       additionalProperties: boolean;

@@ -15,6 +15,7 @@ import {
   StdioClientTransportV1,
   stdioParams,
   tempDirs,
+  TOOL_NAMES,
   toolSuite,
 } from "./support.ts";
 import { testEnv } from "../support/env.ts";
@@ -148,7 +149,7 @@ Deno.test("stdio: stdout carries JSON-RPC only (initialize 2025-06-18, tools/lis
     await s.send({ jsonrpc: "2.0", method: "notifications/initialized" });
     await s.send({ jsonrpc: "2.0", id: 2, method: "tools/list" });
     const list = await s.response(2);
-    assert.equal(list.result.tools.length, 6);
+    assert.equal(list.result.tools.length, TOOL_NAMES.length);
     await s.send({
       jsonrpc: "2.0",
       id: 3,
@@ -320,7 +321,7 @@ Deno.test("stdio: an oversized message and malformed lines are answered, and the
     await s.raw(new TextEncoder().encode('{"hello":"world","id":7}\n'));
     await s.send({ jsonrpc: "2.0", id: 3, method: "tools/list" });
     const list = await s.response(3);
-    assert.equal(list.result.tools.length, 6, "still serving");
+    assert.equal(list.result.tools.length, TOOL_NAMES.length, "still serving");
     const { status, stderr } = await s.finish();
     assert.equal(status.code, 0);
     const answers = s.lines.map((l) => JSON.parse(l));

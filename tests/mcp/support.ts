@@ -46,8 +46,10 @@ export const TOOL_NAMES = [
   "canonicalize_value",
   "get_scenario_claim",
   "list_scenarios",
+  "plan_scenario",
   "read_proof_index",
   "run_scenario",
+  "verify_attestation",
   "verify_proof",
 ];
 

@@ -125,3 +125,30 @@ Deno.test("verify_proof over MCP gives the object POST /verify gives (the HTTP A
     http.close();
   }
 });
+
+Deno.test("verify_attestation: a public-key envelope verifies over MCP as over HTTP; a wrong key is an isError result", async () => {
+  const { startHttp, clientV2, StreamableHTTPClientTransport } = await import("./support.ts");
+  const f = await startHttp("streamable-http");
+  const client = await clientV2(
+    new StreamableHTTPClientTransport(new URL(f.serving.url)),
+    "http v2",
+    { pin: "2026-07-28" },
+  );
+  try {
+    const dir = `${ROOT}fixtures/attestations`;
+    const envelope_json = await Deno.readTextFile(`${dir}/proof-p256.dsse.json`);
+    const pem = await Deno.readTextFile(`${dir}/keys/p256.pub`);
+    const ok = await client.call("verify_attestation", { envelope_json, public_keys: [pem] });
+    assert.equal(ok.isError, undefined, JSON.stringify(ok));
+    assert.equal(ok.structuredContent?.verified, true);
+    const wrong = await client.call("verify_attestation", {
+      envelope_json,
+      public_keys: [await Deno.readTextFile(`${dir}/keys/other-p256.pub`)],
+    });
+    assert.equal(wrong.isError, true);
+    assert.match(String(wrong.content?.[0]?.text), /^not verified: /);
+  } finally {
+    await client.close();
+    await f.close();
+  }
+});

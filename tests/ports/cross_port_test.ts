@@ -225,3 +225,38 @@ Deno.test({
     assert.equal(same, 10_008);
   }
 });
+
+Deno.test({
+  name: "public-key DSSE envelopes: every port gives the shared vectors' verdicts and codes",
+  ignore: !ready,
+  fn: async () => {
+    await build();
+    const dir = `${ROOT}fixtures/attestations/`;
+    const manifest = JSON.parse(await Deno.readTextFile(`${dir}cases.json`)) as {
+      cases: {
+        envelope: string;
+        public_keys: string[];
+        expect: { verified: boolean; reason: string | null; signers: string[] };
+      }[];
+    };
+    for (const c of manifest.cases) {
+      const args = ["verify-dsse", `${dir}${c.envelope}`];
+      for (const k of c.public_keys) args.push("--public-key", `${dir}${k}`);
+      for (const [port, exec] of Object.entries(PORTS)) {
+        const r = await exec(args);
+        const what = `${port}: ${c.envelope} with ${c.public_keys.join(", ")}: ${r.out}`;
+        if (c.expect.verified) {
+          assert.equal(r.code, 0, what);
+          assert.match(
+            r.out,
+            new RegExp(`^OK .* signed by ${c.expect.signers.join(", ")}\\n`),
+            what,
+          );
+        } else {
+          assert.equal(r.code, 2, what);
+          assert.match(r.out, new RegExp(`^FAIL .*: ${c.expect.reason}: `), what);
+        }
+      }
+    }
+  },
+});

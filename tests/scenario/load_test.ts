@@ -24,9 +24,36 @@ function fails(text: string, re: RegExp) {
 
 Deno.test("built-in scenarios load; defaults are applied", () => {
   for (const n of builtinScenarioNames()) assert.equal(loadBuiltinScenario(n).scenario.name, n);
-  const s = load(base.replace("  retries: 0\n", ""));
+  const s = load(
+    base.replace("  retries: 0\n", "").replace("      interval: clopper_pearson\n", ""),
+  );
   assert.equal(s.probe.retries, 0);
-  assert.equal(s.analysis.pillars[0].interval, "wilson");
+  assert.equal(s.analysis.pillars[0].interval, "clopper_pearson");
+  assert.equal(s.analysis.on_failure, "inconclusive");
+  const q = load(
+    base.replace("statistic: proportion\n      interval: clopper_pearson", "statistic: median"),
+  );
+  assert.equal(q.analysis.pillars[0].interval, "order_statistic");
+});
+
+Deno.test("a file written for the first scenario format keeps its config_hash", async () => {
+  // tests/scenario/old_format.yaml is echo-latency as it was before issue 13 (BCa and percentile
+  // bootstraps, Wilson); the hash was computed by that version of empiric.
+  const path = new URL("./old_format.yaml", import.meta.url).pathname;
+  const s = load(await Deno.readTextFile(path), path);
+  assert.equal(
+    await configHash(s),
+    "d4951a9a40b36052c1e1be88b7ca034b541614c7dc620b689bffaf9bbd38fff7",
+  );
+  // Setting a new field to a non-default value changes it.
+  const worst = load(
+    (await Deno.readTextFile(path)).replace(
+      "  decision: interval\n",
+      "  decision: interval\n  on_failure: worst\n",
+    ),
+    path,
+  );
+  assert.notEqual(await configHash(worst), await configHash(s));
 });
 
 Deno.test("config_hash ignores layout and omitted defaults, not content", async () => {
@@ -45,7 +72,7 @@ Deno.test("config_hash ignores layout and omitted defaults, not content", async 
 Deno.test("schema errors name the JSON pointer and the YAML line and column", () => {
   fails(
     base.replace('comparator: ">="', 'comparator: "=~"'),
-    /s\.yaml:13:\d+: \/claim\/threshold\/comparator must be one of "<", "<=", ">", ">="/,
+    /s\.yaml:14:\d+: \/claim\/threshold\/comparator must be one of "<", "<=", ">", ">="/,
   );
   fails(
     base.replace("  concurrency: 1\n", "  concurrency: 0\n"),
@@ -69,7 +96,30 @@ Deno.test("cross-field rules: pillars, metrics, statistics and intervals", () =>
     base.replace("metric: correct\n", "metric: nope\n"),
     /names metric "nope", which is not declared/,
   );
-  fails(base.replace("interval: wilson", "interval: t"), /t applies only to statistic mean/);
+  fails(
+    base.replace("interval: clopper_pearson", "interval: t"),
+    /t applies only to statistic mean/,
+  );
+  fails(
+    base.replace("interval: clopper_pearson", "interval: order_statistic"),
+    /order_statistic applies only to statistics quantile and median/,
+  );
+  fails(
+    base.replace(
+      "statistic: proportion\n      interval: clopper_pearson",
+      "statistic: mean\n      interval: bounded",
+    ),
+    /bounded needs a range \[lo, hi\] on metric correct/,
+  );
+  fails(
+    base.replace(
+      "correct: { kind: exact_match, output: /answer, reference: /expected }",
+      "correct: { kind: reported, output: /answer }",
+    )
+      .replace("statistic: proportion\n      interval: clopper_pearson", "statistic: mean")
+      .replace("  decision: interval\n", "  decision: interval\n  on_failure: worst\n"),
+    /\/metrics\/correct .*needs a worst value/,
+  );
   fails(
     base.replace("metric: accuracy.exact_match, comparator", "metric: accuracy.other, comparator"),
     /must name one of the pillars/,

@@ -20,6 +20,7 @@ Deno.test("estimateInterval none: low = high = estimate", () => {
   assert.deepEqual(Object.keys(r).sort(), [
     "confidence",
     "estimate",
+    "estimate_library",
     "high",
     "library",
     "library_version",
@@ -33,23 +34,32 @@ Deno.test("estimateInterval none: low = high = estimate", () => {
 
 Deno.test("estimateInterval bootstrap: records seed and resamples; reproducible", () => {
   for (const method of ["bootstrap_percentile", "bootstrap_bca"] as const) {
-    for (const s of [{ kind: "mean" }, { kind: "median" }, { kind: "quantile", p: 0.9 }] as const) {
-      const a = estimateInterval(VALUES, s, method, OPTS);
-      const b = estimateInterval(VALUES, s, method, OPTS);
-      const c = estimateInterval(VALUES, s, method, { ...OPTS, seed: 5490 });
-      assert.deepEqual(a, b);
-      assert.ok(a.low !== c.low || a.high !== c.high, `${method} ${s.kind}: seed ignored`);
-      assert.equal(a.seed, 5489);
-      assert.equal(a.resamples, 1000);
-      assert.equal(a.method, method);
-      assert.equal(a.confidence, 0.95);
-      assert.equal(a.n, 200);
-      assert.ok(a.low <= a.high);
-      assert.ok(a.low <= a.estimate && a.estimate <= a.high, `${method} ${s.kind}`);
+    const s = { kind: "mean" } as const;
+    const a = estimateInterval(VALUES, s, method, OPTS);
+    const b = estimateInterval(VALUES, s, method, OPTS);
+    const c = estimateInterval(VALUES, s, method, { ...OPTS, seed: 5490 });
+    assert.deepEqual(a, b);
+    assert.ok(a.low !== c.low || a.high !== c.high, `${method}: seed ignored`);
+    assert.equal(a.seed, 5489);
+    assert.equal(a.resamples, 1000);
+    assert.equal(a.method, method);
+    assert.equal(a.confidence, 0.95);
+    assert.equal(a.n, 200);
+    assert.equal(a.library, "empiric");
+    assert.ok(a.mc_se!.low > 0 && a.mc_se!.high > 0, "Monte Carlo error reported");
+    assert.ok(a.low <= a.estimate && a.estimate <= a.high, method);
+    // Refused where the bootstrap cannot hold its level: proportions, quantiles, medians.
+    for (
+      const [xs, st] of [
+        [FLIPS, { kind: "proportion" }],
+        [VALUES, { kind: "median" }],
+        [VALUES, { kind: "quantile", p: 0.9 }],
+      ] as [number[], Statistic][]
+    ) {
+      const r = estimateInterval(xs, st, method, OPTS);
+      assert.ok(r.refused !== undefined, `${method} ${st.kind}`);
     }
   }
-  const p = estimateInterval(FLIPS, { kind: "proportion" }, "bootstrap_bca", OPTS);
-  assert.ok(p.low >= 0 && p.high <= 1 && p.low < p.estimate && p.estimate < p.high);
 });
 
 Deno.test("estimateInterval: higher confidence, wider interval", () => {
@@ -115,7 +125,6 @@ Deno.test("estimateInterval: argument validation", () => {
     [VALUES, mean, "bootstrap_bca", { ...OPTS, onProgress: 3 as never }],
     [VALUES, mean, "none", null as unknown as IntervalOptions],
     [[0, 1, 2], { kind: "proportion" }, "wilson", OPTS],
-    [[1], mean, "t", OPTS],
   ];
   for (const [values, s, method, opts] of cases) {
     assert.throws(
@@ -126,6 +135,8 @@ Deno.test("estimateInterval: argument validation", () => {
   }
   // resamples and seed are not used, so not checked, for the closed-form methods.
   estimateInterval(VALUES, mean, "t", { ...OPTS, resamples: 0, seed: -1 });
+  // Too few values for a t interval: refused, not thrown.
+  assert.match(estimateInterval([1, 2], mean, "t", OPTS).refused!, /at least 3 values/);
 });
 
 Deno.test("estimateInterval: confidence just below 1 still works (uses the α/2 tail)", () => {

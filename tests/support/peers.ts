@@ -79,3 +79,22 @@ export function buildRustPort(): Promise<void> {
 export function cargoAvailable(): Promise<boolean> {
   return peer("cargo", () => probe("cargo", ["--version"]), "https://rustup.rs");
 }
+
+/**
+ * The cosign binary: `EMPIRIC_COSIGN`, else the CI cache (`$HOME/.cache/empiric-ci/bin/cosign`,
+ * built by .ci/run), else `cosign` on the PATH. Undefined (and the tests ignored) when none runs.
+ */
+export async function cosignBinary(): Promise<string | undefined> {
+  const candidates = [
+    Deno.env.get("EMPIRIC_COSIGN"),
+    `${Deno.env.get("HOME") ?? ""}/.cache/empiric-ci/bin/cosign`,
+    "cosign",
+  ].filter((c): c is string => !!c);
+  for (const c of candidates) if (await probe(c, ["version"])) return c;
+  const ok = await peer(
+    "cosign",
+    () => Promise.resolve(false),
+    "go install github.com/sigstore/cosign/v3/cmd/cosign@v3.1.3, or set EMPIRIC_COSIGN",
+  );
+  return ok ? "cosign" : undefined;
+}

@@ -1,6 +1,8 @@
 // OpenTelemetry: spans and metrics of run_scenario, verify_proof and canonicalize_value
-// received by a loopback OTLP/HTTP receiver (JSON encoding), in process (setupOtel) and
-// through the CLI entry point (OTEL_EXPORTER_OTLP_ENDPOINT); nothing is sent when it is off.
+// received by a loopback OTLP/HTTP receiver (the http/json protocol, whose bodies these tests
+// read), in process (setupOtel) and through the CLI entry point (OTEL_EXPORTER_OTLP_ENDPOINT);
+// nothing is sent when it is off. The other protocols, against a real OpenTelemetry Collector,
+// are in collector_test.ts.
 import assert from "node:assert/strict";
 import { trace } from "@opentelemetry/api";
 import { activeTelemetry, initTelemetryFromEnv, setupOtel } from "../../src/telemetry/otel.ts";
@@ -108,6 +110,7 @@ Deno.test({
     const rx = startReceiver();
     const telemetry = await setupOtel({
       otlpEndpoint: rx.url,
+      protocol: "http/json",
       serviceName: "empiric-test",
       metricExportIntervalMs: 3_600_000,
     });
@@ -288,6 +291,7 @@ Deno.test({
     const t = await initTelemetryFromEnv((n) =>
       ({
         OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: `${rx.url}/custom/traces`,
+        OTEL_EXPORTER_OTLP_TRACES_PROTOCOL: "http/json",
         OTEL_EXPORTER_OTLP_HEADERS: "x-tenant=acme,authorization=Bearer%20t0k",
         OTEL_RESOURCE_ATTRIBUTES: "deployment.environment=test,service.name=ignored",
         OTEL_SERVICE_NAME: "empiric-ci",
@@ -316,7 +320,7 @@ Deno.test({
   fn: async () => {
     const rx = startReceiver();
     try {
-      const env = { OTEL_EXPORTER_OTLP_ENDPOINT: rx.url };
+      const env = { OTEL_EXPORTER_OTLP_ENDPOINT: rx.url, OTEL_EXPORTER_OTLP_PROTOCOL: "http/json" };
       const c = await runCli(["canonicalize", "-", "--sha256"], { stdin: '{"a": 1.0}', env });
       assert.equal(c.code, 0, c.stderr);
       const v = await runCli(["schema", "validate", `${RECORDS}valid.json`], { env });

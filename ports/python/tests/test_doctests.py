@@ -13,6 +13,7 @@ MODULES = [
     "empiric_proof._parse",
     "empiric_proof._canonical",
     "empiric_proof._record",
+    "empiric_proof.dsse",
 ]
 
 

@@ -36,13 +36,18 @@ pub enum ErrorCode {
     RecordStructure,
     /// `proof_id_mismatch`: `identity.proof_id` is not the hash of the body.
     ProofIdMismatch,
-    /// `signature_mismatch`: the HMAC does not match under the given key.
+    /// `signature_mismatch`: the HMAC does not match under the given key, or no DSSE
+    /// signature verifies under the given public keys.
     SignatureMismatch,
+    /// `schema_invalid`: a DSSE envelope or the Statement in it is malformed.
+    SchemaInvalid,
+    /// `key_invalid`: a public key that cannot be read or is of another algorithm.
+    KeyInvalid,
 }
 
 impl ErrorCode {
     /// Every code, in the order of the wire-format document.
-    pub const ALL: [ErrorCode; 11] = [
+    pub const ALL: [ErrorCode; 13] = [
         ErrorCode::SyntaxError,
         ErrorCode::DuplicateKey,
         ErrorCode::LoneSurrogate,
@@ -54,6 +59,8 @@ impl ErrorCode {
         ErrorCode::RecordStructure,
         ErrorCode::ProofIdMismatch,
         ErrorCode::SignatureMismatch,
+        ErrorCode::SchemaInvalid,
+        ErrorCode::KeyInvalid,
     ];
 
     /// The stable code string, e.g. `"duplicate_key"`.
@@ -74,6 +81,8 @@ impl ErrorCode {
             ErrorCode::RecordStructure => "record_structure",
             ErrorCode::ProofIdMismatch => "proof_id_mismatch",
             ErrorCode::SignatureMismatch => "signature_mismatch",
+            ErrorCode::SchemaInvalid => "schema_invalid",
+            ErrorCode::KeyInvalid => "key_invalid",
         }
     }
 

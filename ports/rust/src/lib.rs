@@ -43,6 +43,7 @@
 #![deny(missing_docs)]
 
 mod canonical;
+pub mod dsse;
 mod error;
 mod parse;
 mod pipeline;

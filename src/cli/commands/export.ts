@@ -11,17 +11,25 @@ import type { ErrorCode } from "../../errors/codes.ts";
 import { resolveKey } from "../../crypto/keys.ts";
 import { parseJson } from "../../json/parse.ts";
 import { prettyJson } from "../../json/pretty.ts";
-import { isJsonObject, type JsonValue } from "../../json/value.ts";
+import { isJsonObject, type JsonObject, type JsonValue } from "../../json/value.ts";
 import { toPlainJson } from "../../json/plain.ts";
 import { verifyRecord } from "../../record/verify.ts";
-import { writeFileAtomic } from "../../store/store.ts";
+import { writeFileAtomic } from "../../fs/atomic.ts";
 import { DEFAULT_EVENT_SOURCE } from "../../export/common.ts";
+import { checkEventsUrlAsync, sendCloudEvent } from "../../export/sink.ts";
 import {
-  toDsseEnvelope,
+  DSSE_INTOTO_PAYLOAD_TYPE,
+  dsseSigners,
+  statementBytes,
   toInTotoStatement,
   verifyDsseEnvelope,
+  verifyDsseSignature,
   verifyStatementRecord,
 } from "../../export/intoto.ts";
+import { toTestResultStatement } from "../../export/test_result.ts";
+import { verifyAttestation } from "../../attest/verify.ts";
+import { isSigstoreBundle, publicKeySigner, signEnvelope } from "../../attest/dsse.ts";
+import { collect, readPolicyFile, readPublicKeys, readSigningKeys } from "./keys.ts";
 import { DEFAULT_PROOF_FILENAME, writeRoCrate } from "../../export/rocrate.ts";
 import {
   DEFAULT_NAMESPACE,
@@ -56,6 +64,27 @@ export function httpUrl(url: string, option: string): string {
   throw new UsageError(`${option} needs an http(s) URL, got ${JSON.stringify(url)}`);
 }
 
+const PREDICATES = ["proof-record", "test-result"] as const;
+type Predicate = typeof PREDICATES[number];
+
+function baseName(path: string): string | undefined {
+  return path === "-" ? undefined : path.slice(path.lastIndexOf("/") + 1);
+}
+
+/** The Statement of a record file with the chosen predicate; the file's name is its subject's. */
+async function statementOf(
+  host: CliHost,
+  path: string,
+  predicate: Predicate,
+  url: string | undefined,
+): Promise<{ _type: string }> {
+  const input = await readInput(host, path);
+  const fileName = baseName(path);
+  if (predicate === "test-result") return await toTestResultStatement(input, { fileName, url });
+  if (url !== undefined) throw new UsageError("--url is for --predicate test-result");
+  return await toInTotoStatement(input, { fileName });
+}
+
 /** Sets the exit code of a failed check, or (when the caller gave no setter) throws. */
 type Fail = (code: ErrorCode | null, message: string | null) => void;
 
@@ -79,54 +108,117 @@ function exportCommand(host: CliHost): AnyCommand {
   cmd.command("cloudevent")
     .description(
       "Wrap the record in a CloudEvents 1.0 event (JSON event format; the record travels as " +
-        "data_base64 of its canonical bytes). With --post, send it to a sink over HTTP.",
+        "data_base64 of its canonical bytes). With --post, send it to a sink: an http(s) URL, " +
+        "or nats://host:port/subject for NATS JetStream.",
     )
     .argument("<proof>", "record file, or -")
     .option("--source <uri>", "the event's source (a URI-reference)", DEFAULT_EVENT_SOURCE)
     .option("--out <file>", "write the event to a file instead of standard output")
-    .option("--post <url>", "POST the event to a CloudEvents sink instead of printing it")
+    .option(
+      "--post <url>",
+      "send the event to a CloudEvents sink (http(s) URL, or nats://host:port/subject) instead of printing it",
+    )
     .addOption(
-      new Option("--mode <mode>", "HTTP content mode for --post").choices(
+      new Option("--mode <mode>", "content mode for --post (HTTP or NATS)").choices(
         ["structured", "binary"] as const,
       ).default("structured" as const),
     )
     .action(async (path, opts) => {
       // The CloudEvents SDK is loaded only by the commands that use it (CLI start-up time).
-      const { envelopeJson, postCloudEvent, wrap } = await import("../../export/cloudevents.ts");
+      const { envelopeJson, wrap } = await import("../../export/cloudevents.ts");
+      if (opts.post) await checkEventsUrlAsync(opts.post, "--post");
       const event = await wrap(await readInput(host, path), { source: opts.source });
       if (opts.post) {
-        const status = await postCloudEvent(httpUrl(opts.post, "--post"), event, {
-          mode: opts.mode,
-        });
-        host.stdout(`posted ${event.id} to ${opts.post} (${opts.mode} mode): HTTP ${status}\n`);
+        const d = await sendCloudEvent(opts.post, event, { mode: opts.mode });
+        host.stdout(
+          d.transport === "http"
+            ? `posted ${event.id} to ${d.url} (${opts.mode} mode): HTTP ${d.status}\n`
+            : `published ${event.id} to ${d.url} (${opts.mode} mode): stream ${d.stream} seq ${d.seq}${
+              d.duplicate ? " (duplicate: the stream already had this event)" : ""
+            }\n`,
+        );
         if (opts.out) await emit(host, envelopeJson(event) + "\n", opts.out);
         return;
       }
       await emit(host, envelopeJson(event) + "\n", opts.out);
     });
 
+  const predicateOption = () =>
+    new Option(
+      "--predicate <type>",
+      "proof-record: empiric's predicate (body and HMAC); test-result: the in-toto vetted " +
+        "test-result predicate (the claim as a test)",
+    ).choices(PREDICATES).default("proof-record" as Predicate);
+
   cmd.command("in-toto")
     .description("Print the in-toto Statement v1 of the record (predicate: body and signature)")
     .argument("<proof>", "record file, or -")
+    .addOption(predicateOption())
+    .option("--url <url>", "test-result: a link to the test run")
     .option("--out <file>", "write to a file instead of standard output")
     .action(async (path, opts) => {
-      const st = await toInTotoStatement(await readInput(host, path));
+      const st = await statementOf(host, path, opts.predicate as Predicate, opts.url);
       await emit(host, prettyJson(st as unknown as JsonValue), opts.out);
     });
 
   cmd.command("dsse")
     .description(
-      "Sign the record's in-toto Statement into a DSSE envelope (HMAC-SHA256 over the DSSE " +
-        "pre-authentication encoding) with a DSSE key that may differ from the record's key.",
+      "Sign the record's in-toto Statement into a DSSE envelope: with Ed25519 or ECDSA P-256 " +
+        "private keys (--signing-key, repeatable: one signature each, verifiable by anyone with " +
+        "the public key), and/or with an HMAC DSSE key (--dsse-key-file) that may differ from the " +
+        "record's key. Every signature carries its key id (docs/keys.md).",
     )
     .argument("<proof>", "record file, or -")
-    .requiredOption("--dsse-key-file <path>", "file holding the DSSE key (at least 32 bytes)")
-    .option("--keyid <id>", "key id hint written into the signature")
+    .option(
+      "--signing-key <path>",
+      "PKCS#8 PEM private key (PREFIX.key from empiric keygen); repeatable",
+      collect,
+    )
+    .option("--dsse-key-file <path>", "file holding an HMAC DSSE key (at least 32 bytes)")
+    .option("--keyid <id>", "key id written into the HMAC signature")
+    .addOption(predicateOption())
+    .option("--url <url>", "test-result: a link to the test run")
     .option("--out <file>", "write to a file instead of standard output")
     .action(async (path, opts) => {
-      const key = await keyFromFile(host, opts.dsseKeyFile, "--dsse-key-file");
-      const env = await toDsseEnvelope(await readInput(host, path), { key, keyid: opts.keyid });
+      if (!opts.signingKey && !opts.dsseKeyFile) {
+        throw new UsageError("give --signing-key (public-key signature) or --dsse-key-file (HMAC)");
+      }
+      if (opts.keyid !== undefined && !opts.dsseKeyFile) {
+        throw new UsageError("--keyid names the HMAC signature: give --dsse-key-file too");
+      }
+      const key = opts.dsseKeyFile
+        ? await keyFromFile(host, opts.dsseKeyFile, "--dsse-key-file")
+        : undefined;
+      const signingKeys = await readSigningKeys(host, opts.signingKey);
+      const signers = await dsseSigners({ key, keyid: opts.keyid, signingKeys });
+      const st = await statementOf(host, path, opts.predicate as Predicate, opts.url);
+      const env = await signEnvelope(DSSE_INTOTO_PAYLOAD_TYPE, statementBytes(st), signers);
       await emit(host, prettyJson(env as unknown as JsonValue), opts.out);
+      for (const s of signers) {
+        host.stderr(`empiric: signed with ${s.algorithm} key ${s.keyid}\n`);
+      }
+    });
+
+  cmd.command("sigstore-bundle")
+    .description(
+      "Sign the record's in-toto Statement with an Ed25519 or ECDSA P-256 key and write a " +
+        "Sigstore bundle v0.3 (public-key verification material, no transparency log entry): " +
+        "`cosign verify-blob-attestation --key PREFIX.pub --bundle FILE --insecure-ignore-tlog " +
+        "RECORD` verifies it (docs/keys.md).",
+    )
+    .argument("<proof>", "record file, or -")
+    .requiredOption("--signing-key <path>", "PKCS#8 PEM private key (PREFIX.key)")
+    .addOption(predicateOption())
+    .option("--url <url>", "test-result: a link to the test run")
+    .option("--out <file>", "write to a file instead of standard output")
+    .action(async (path, opts) => {
+      const { toSigstoreBundle } = await import("../../attest/sigstore.ts");
+      const [key] = await readSigningKeys(host, [opts.signingKey]);
+      const st = await statementOf(host, path, opts.predicate as Predicate, opts.url);
+      const signer = publicKeySigner(key);
+      const env = await signEnvelope(DSSE_INTOTO_PAYLOAD_TYPE, statementBytes(st), [signer]);
+      await emit(host, prettyJson(toSigstoreBundle(env)), opts.out);
+      host.stderr(`empiric: signed with ${key.algorithm} key ${key.keyid}\n`);
     });
 
   cmd.command("ro-crate")
@@ -145,7 +237,8 @@ function exportCommand(host: CliHost): AnyCommand {
     .option("--license <license>", "root license: an SPDX id, a licence URL, or text")
     .option(
       "--root-metadata <file>",
-      "JSON object merged into the Root Dataset (e.g. creator, publisher, keywords)",
+      "JSON object merged into the Root Dataset (e.g. creator, publisher, keywords); nested " +
+        "entities are flattened into the crate's graph",
     )
     .action(async (path, opts) => {
       const extra: Record<string, unknown> = {};
@@ -154,9 +247,8 @@ function exportCommand(host: CliHost): AnyCommand {
         if (!isJsonObject(v)) throw new UsageError("--root-metadata must hold a JSON object");
         Object.assign(extra, toPlainJson(v));
       }
-      if (opts.license) {
-        extra.license = /^https?:\/\//.test(opts.license) ? { "@id": opts.license } : opts.license;
-      }
+      // An SPDX id, a licence URL or text: the library writes it as a named licence entity.
+      if (opts.license) extra.license = opts.license;
       const dir = await writeRoCrate(await readInput(host, path), opts.out, {
         overwrite: opts.overwrite === true,
         proofFilename: opts.proofFilename,
@@ -239,20 +331,40 @@ function importCommand(host: CliHost, setExit?: (code: number) => void): AnyComm
 function verifyDsseCommand(host: CliHost, setExit?: (code: number) => void): AnyCommand {
   const fail = failer(setExit);
   return new Command("verify-dsse")
-    .summary("Check a DSSE envelope and the record inside it")
+    .summary("Check a DSSE envelope and the Statement inside it")
     .description(
-      "Check a DSSE envelope of an in-toto Statement under the DSSE key, then the record inside: " +
-        "its proof_id and subject digest, and with --key/--key-file its signature under the " +
-        "record key (which may differ from the DSSE key). Exit 0 when every check passes, 2 otherwise.",
+      "Check a DSSE envelope of an in-toto Statement: with --public-key / --policy, its Ed25519 " +
+        "or ECDSA P-256 signatures and the trust policy (docs/keys.md); with --dsse-key-file, its " +
+        "HMAC signature. Then the record inside: its proof_id and subject digest, and with " +
+        "--key/--key-file its signature under the record key (which may differ from the DSSE " +
+        "key). Exit 0 when every check passes, 2 otherwise.",
     )
     .argument("<file>", "envelope file, or -")
-    .requiredOption("--dsse-key-file <path>", "file holding the DSSE key")
+    .option(
+      "--public-key <path>",
+      "public key (PREFIX.pub) to verify Ed25519 / ECDSA P-256 signatures with; repeatable",
+      collect,
+    )
+    .option(
+      "--policy <file>",
+      "trust policy: trusted keys or key ids, min_signatures, predicate_types, outcomes",
+    )
+    .option("--dsse-key-file <path>", "file holding an HMAC DSSE key")
     .addOption(
       new Option("--key <text>", "record key as text; also EMPIRIC_SIGN_KEY").conflicts("keyFile"),
     )
     .option("--key-file <path>", "read the record key from a file")
     .option("--json", "print the result as one JSON object")
     .action(async (path, opts) => {
+      if (opts.publicKey || opts.policy) {
+        await verifyPublicKeyEnvelope(host, path, opts, fail);
+        return;
+      }
+      if (!opts.dsseKeyFile) {
+        throw new UsageError(
+          "give --public-key or --policy (public-key signatures), or --dsse-key-file (HMAC)",
+        );
+      }
       const dsseKey = await keyFromFile(host, opts.dsseKeyFile, "--dsse-key-file");
       const bytes = await readInput(host, path);
       const recordKey = await cliKey(host, opts);
@@ -312,6 +424,122 @@ function verifyDsseCommand(host: CliHost, setExit?: (code: number) => void): Any
       }
       if (!ok) fail(inner.reason, inner.problems[0]?.message ?? null);
     });
+}
+
+function parseJsonOrNull(bytes: Uint8Array): JsonValue | null {
+  try {
+    return parseJson(bytes);
+  } catch {
+    return null; // verification reports the parse error with its code
+  }
+}
+
+interface VerifyDsseOptions {
+  publicKey?: string[];
+  policy?: string;
+  dsseKeyFile?: string;
+  key?: string;
+  keyFile?: string;
+  json?: boolean;
+}
+
+/** `verify-dsse` with public keys and/or a policy (and the HMAC key too, when given). */
+async function verifyPublicKeyEnvelope(
+  host: CliHost,
+  path: string,
+  opts: VerifyDsseOptions,
+  fail: Fail,
+): Promise<void> {
+  const publicKeys = await readPublicKeys(host, opts.publicKey);
+  const policy = await readPolicyFile(host, opts.policy);
+  const recordKey = await cliKey(host, opts);
+  const hmacKey = opts.dsseKeyFile
+    ? await keyFromFile(host, opts.dsseKeyFile, "--dsse-key-file")
+    : undefined;
+  let bytes: Uint8Array | JsonObject = await readInput(host, path);
+  const value = parseJsonOrNull(bytes);
+  if (value !== null && isSigstoreBundle(value)) {
+    const { envelopeFromBundle } = await import("../../attest/sigstore.ts");
+    bytes = envelopeFromBundle(value) as unknown as JsonObject;
+  }
+  const r = await verifyAttestation(bytes, { publicKeys, policy, recordKey: recordKey?.bytes });
+  const hmac = hmacKey ? await verifyDsseSignature(bytes, hmacKey) : undefined;
+  const ok = r.verified && (hmac === undefined || hmac.verified);
+  if (opts.json) {
+    const { payload: _p, statement: _s, record, ...rest } = r;
+    host.stdout(
+      JSON.stringify({
+        ok,
+        attestation: {
+          ...rest,
+          record: record
+            ? {
+              valid: record.valid,
+              verified: record.verified,
+              proof_id: record.proof_id,
+              outcome: record.verdict?.outcome ?? null,
+              subject_matches: record.subject_matches,
+              key: recordKey?.source ?? null,
+              problems: record.problems,
+            }
+            : null,
+        },
+        hmac: hmac
+          ? {
+            verified: hmac.verified,
+            reason: hmac.reason,
+            message: hmac.message,
+            keyid: hmac.keyid,
+          }
+          : null,
+      }) + "\n",
+    );
+  } else {
+    for (const c of r.signatures) {
+      host.stdout(
+        c.verified_by
+          ? `${
+            c.trusted ? "OK  " : "WARN"
+          }  signature ${c.index}: verified by key ${c.verified_by}${
+            c.trusted ? "" : " (not trusted by the policy)"
+          }\n`
+          : `--    signature ${c.index}: ${
+            c.keyid ? `keyid ${c.keyid}` : "no keyid"
+          }: verifies under none of the public keys\n`,
+      );
+    }
+    if (r.verified) {
+      host.stdout(
+        `OK    envelope: ${r.signers.length} trusted signature${
+          r.signers.length === 1 ? "" : "s"
+        } (${r.min_signatures} required), payloadType ${r.payloadType}\n`,
+      );
+      host.stdout(
+        `OK    statement: ${r.predicateType}${r.outcome ? `, outcome ${r.outcome}` : ""}\n`,
+      );
+      if (r.record) {
+        host.stdout(
+          `OK    record: proof_id ${r.record.proof_id}, ${
+            recordKey
+              ? "signature verified under the record key"
+              : "structure, proof_id and subject valid; signature not checked (no record key)"
+          }\n`,
+        );
+      }
+    } else host.stdout(`FAIL  ${r.step}: ${r.reason}: ${r.message}\n`);
+    if (hmac) {
+      host.stdout(
+        hmac.verified
+          ? `OK    hmac: DSSE HMAC signature verified${
+            hmac.keyid ? ` (keyid ${hmac.keyid})` : ""
+          }\n`
+          : `FAIL  hmac: ${hmac.reason}: ${hmac.message}\n`,
+      );
+    }
+  }
+  if (!ok) {
+    fail(r.verified ? hmac!.reason : r.reason, r.verified ? hmac!.message : r.message);
+  }
 }
 
 /**

@@ -17,14 +17,61 @@ import {
   type OpsEnvironment,
   readProofIndexOp,
   reindexStoreOp,
+  type RunOutput,
   runScenarioOp,
 } from "../../ops/mod.ts";
+import { checkEventsUrlAsync } from "../../ops/sinks.ts";
 import { DEFAULT_DEMO_KEY, DEFAULT_EVENT_SOURCE } from "../../ops/mod.ts";
-import { cliKey } from "../context.ts";
+import { cliKey, readInput } from "../context.ts";
+import type { RegistrationTrust } from "../../ops/mod.ts";
+import { collect, readPolicyFile, readPublicKeys } from "./keys.ts";
 import { progressReporter } from "../progress.ts";
 import type { AnyCommand, CliHost } from "../host.ts";
 import { keyFileOption, keyOption, scenarioDirOption, storeDir, storeOption } from "../options.ts";
 import { httpUrl } from "./export.ts";
+
+/** `--registration` with its keys or policy, read before anything runs. */
+async function registrationOption(
+  host: CliHost,
+  opts: { registration?: string; registrationKey?: string[]; registrationPolicy?: string },
+): Promise<{ envelope: Uint8Array; trust: RegistrationTrust } | undefined> {
+  if (!opts.registration) {
+    if (opts.registrationKey || opts.registrationPolicy) {
+      throw new UsageError("--registration-key and --registration-policy need --registration");
+    }
+    return undefined;
+  }
+  if (!opts.registrationKey && !opts.registrationPolicy) {
+    throw new UsageError(
+      "--registration needs the keys that signed it: --registration-key PUB or --registration-policy FILE",
+    );
+  }
+  return {
+    envelope: await readInput(host, opts.registration),
+    trust: {
+      publicKeys: await readPublicKeys(host, opts.registrationKey),
+      policy: await readPolicyFile(host, opts.registrationPolicy),
+    },
+  };
+}
+
+/** The time from registration to run, for people (`3 d 4 h`, `12 min`, `40 s`). */
+export function registrationAge(registeredAt: string, runAt: string): string {
+  const s = Math.round((Date.parse(runAt) - Date.parse(registeredAt)) / 1000);
+  if (Number.isNaN(s)) return "an unknown time";
+  const sign = s < 0 ? "-" : "";
+  const a = Math.abs(s);
+  const d = Math.floor(a / 86400), h = Math.floor((a % 86400) / 3600);
+  const m = Math.floor((a % 3600) / 60);
+  const text = d > 0
+    ? `${d} d ${h} h`
+    : h > 0
+    ? `${h} h ${m} min`
+    : m > 0
+    ? `${m} min ${a % 60} s`
+    : `${a} s`;
+  return sign + text;
+}
 
 const FAIL_ON = ["refuted", "inconclusive", "not-validated"] as const;
 
@@ -69,17 +116,33 @@ export function runCommand(
       "post the OpenLineage run lifecycle (START, RUNNING, COMPLETE or FAIL) to this collector",
     )
     .option("--lineage-namespace <ns>", "OpenLineage job namespace", "empiric")
-    .option("--events-url <url>", "POST the signed record as a CloudEvent to this sink")
+    .option(
+      "--events-url <url>",
+      "send the signed record as a CloudEvent: POST to an http(s) sink, or publish to NATS " +
+        "JetStream with nats://host:port/subject",
+    )
     .addOption(
-      new Option("--events-mode <mode>", "CloudEvents HTTP content mode").choices(
+      new Option("--events-mode <mode>", "CloudEvents content mode (HTTP or NATS)").choices(
         ["structured", "binary"] as const,
       ).default("structured" as const),
     )
     .option("--events-source <uri>", "CloudEvents source", DEFAULT_EVENT_SOURCE)
+    .option(
+      "--registration <file>",
+      "signed pre-registration (from empiric register): checked before measuring; its digest " +
+        "goes into the record's lineage and provenance",
+    )
+    .option(
+      "--registration-key <path>",
+      "public key trusted to have signed the registration; repeatable",
+      collect,
+    )
+    .option("--registration-policy <file>", "trust policy for the registration's signatures")
     .action(async (scenario, opts) => {
       if (opts.lineageUrl) httpUrl(opts.lineageUrl, "--lineage-url");
-      if (opts.eventsUrl) httpUrl(opts.eventsUrl, "--events-url");
+      if (opts.eventsUrl) await checkEventsUrlAsync(opts.eventsUrl, "--events-url");
       const e = await env();
+      const registration = await registrationOption(host, opts);
       const key = (await cliKey(host, opts, true))!;
       if (key.source === "demo") {
         host.stderr(
@@ -105,6 +168,7 @@ export function runCommand(
         () => e.monotonic(),
       );
       const warnings: string[] = [];
+      let output: RunOutput | undefined;
       try {
         const r = await invoke(
           runScenarioOp,
@@ -131,6 +195,8 @@ export function runCommand(
               ? { url: opts.eventsUrl, mode: opts.eventsMode, source: opts.eventsSource }
               : undefined,
             warn: (m) => warnings.push(m),
+            registration,
+            onOutput: (o) => (output = o),
           },
         ).catch((err) => {
           if (err instanceof EmpiricError && err.code === "cancelled" && signal) {
@@ -139,13 +205,41 @@ export function runCommand(
           throw err;
         });
         progress.finish();
+        const reg = output?.registration;
+        const createdAt = output?.record.identity.created_at ?? "";
         if (opts.json) {
-          host.stdout(JSON.stringify({ ...r, out: opts.out ?? null }) + "\n");
+          host.stdout(
+            JSON.stringify({
+              ...r,
+              out: opts.out ?? null,
+              registration: reg
+                ? {
+                  ...reg,
+                  seconds_before_run: (Date.parse(createdAt) - Date.parse(reg.registered_at)) /
+                    1000,
+                }
+                : null,
+            }) + "\n",
+          );
         } else {
           host.stdout(`${r.outcome}  ${r.scenario} on ${r.substrate}\n  ${r.reasoning}\n`);
           if (r.path) host.stdout(`  record:   ${r.path}\n`);
           if (opts.out) host.stdout(`  written:  ${opts.out}\n`);
           host.stdout(`  proof_id: ${r.proof_id}\n`);
+          if (reg) {
+            host.stdout(
+              `  registered: ${reg.registered_at}, ${
+                registrationAge(reg.registered_at, createdAt)
+              } before the run (registration ${reg.digest})\n`,
+            );
+          }
+        }
+        if (!opts.json) {
+          for (const w of output?.warnings ?? []) host.stderr(`empiric: warning: ${w}\n`);
+          const retried = output?.analysis.retried ?? [];
+          if (retried.length > 0) {
+            host.stderr(`empiric: ${retried.length} of ${r.measured} items needed retries\n`);
+          }
         }
         if (r.failures.length > 0 && !opts.json) {
           host.stderr(`empiric: ${r.failures.length} of ${r.measured} items failed:\n`);

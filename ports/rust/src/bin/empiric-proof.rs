@@ -2,6 +2,7 @@
 //!
 //! ```text
 //! empiric-proof verify FILE... [--key-file K | --key TEXT]
+//! empiric-proof verify-dsse ENVELOPE... --public-key PUB...
 //! empiric-proof canon-lines
 //! empiric-proof bench FILE (--key-file K | --key TEXT) [--seconds S] [--baseline]
 //! ```
@@ -26,6 +27,10 @@ usage:
       Without a key only the structure and the proof_id are checked.
       A key file holds the key bytes; a trailing LF, then a trailing CR, is not part of it.
       Several FILEs may be given: one line each, exit 0 only when all verify.
+  empiric-proof verify-dsse ENVELOPE... --public-key PUB [--public-key PUB ...]
+      Verify DSSE envelopes signed with Ed25519 or ECDSA P-256 keys: the signatures under the
+      SubjectPublicKeyInfo PEM public keys, then the in-toto Statement layer. Prints
+      `OK <path> signed by <keyid>, ...` (exit 0) or `FAIL <path>: <code>: <message>` (exit 2).
   empiric-proof canon-lines
       Read JSON texts from stdin, one per line; write for each one line: its canonical text,
       or `!<error_code>`.
@@ -46,6 +51,7 @@ fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let code = match args.first().map(String::as_str) {
         Some("verify") => run(verify(&args[1..])),
+        Some("verify-dsse") => run(verify_dsse(&args[1..])),
         Some("canon-lines") => run(canon_lines(&args[1..])),
         Some("bench") => run(bench(&args[1..])),
         Some("-h" | "--help" | "help") => {
@@ -177,6 +183,57 @@ fn verify(args: &[String]) -> Result<u8, Usage> {
             });
         match result {
             Ok(verified) => println!("OK {path} {}", verified.proof_id()),
+            Err(message) => {
+                println!("FAIL {path}: {message}");
+                status = EXIT_FAIL;
+            }
+        }
+    }
+    Ok(status)
+}
+
+fn verify_dsse(args: &[String]) -> Result<u8, Usage> {
+    let mut files = Vec::new();
+    let mut keys = Vec::new();
+    let mut rest = args.iter();
+    while let Some(arg) = rest.next() {
+        if let Some(v) = arg.strip_prefix("--public-key=") {
+            keys.push(v.to_owned());
+        } else if arg == "--public-key" {
+            match rest.next() {
+                Some(v) => keys.push(v.clone()),
+                None => return usage("--public-key needs a value"),
+            }
+        } else if arg.starts_with("--") {
+            return usage(format!("unknown option {arg}"));
+        } else {
+            files.push(arg.clone());
+        }
+    }
+    if files.is_empty() || keys.is_empty() {
+        return usage("verify-dsse needs an ENVELOPE and at least one --public-key");
+    }
+    let mut public_keys = Vec::new();
+    for path in &keys {
+        let loaded = std::fs::read_to_string(path)
+            .map_err(|e| format!("cannot read {path}: {e}"))
+            .and_then(|pem| {
+                empiric_proof::dsse::PublicKey::from_pem(&pem).map_err(|e| format!("{path}: {e}"))
+            });
+        match loaded {
+            Ok(k) => public_keys.push(k),
+            Err(message) => return usage(format!("key_invalid: {message}")),
+        }
+    }
+    let mut status = EXIT_OK;
+    for path in &files {
+        let result = std::fs::read_to_string(path)
+            .map_err(|e| format!("io_error: cannot read the envelope: {e}"))
+            .and_then(|text| {
+                empiric_proof::dsse::verify_dsse(&text, &public_keys).map_err(|e| e.to_string())
+            });
+        match result {
+            Ok(v) => println!("OK {path} signed by {}", v.signers.join(", ")),
             Err(message) => {
                 println!("FAIL {path}: {message}");
                 status = EXIT_FAIL;
