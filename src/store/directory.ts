@@ -8,16 +8,20 @@
  */
 import { DatabaseSync } from "node:sqlite";
 import { EmpiricError, IoError } from "../errors/errors.ts";
+import { createFileAtomic } from "../fs/atomic.ts";
 import { prettyJson } from "../json/pretty.ts";
 import { parseJson } from "../json/parse.ts";
 import type { JsonValue } from "../json/value.ts";
 import type { ProofRecord } from "../record/types.ts";
-import { type LineageLink, resultEntityOf } from "../record/lineage.ts";
+import type { LineageLink } from "../record/lineage.ts";
 import {
   decodeCursor,
-  encodeCursor,
+  entryOf,
   type IndexFields,
   indexFieldsOf,
+  type IndexRow,
+  linkOf,
+  pageOf,
   PROOF_ID,
   requireIndexFields,
   timeRange,
@@ -27,7 +31,6 @@ import {
   BUNDLE_PARTS,
   type BundlePartName,
   type BundleParts,
-  type IndexEntry,
   type IndexFilter,
   type ListFilter,
   type ListPage,
@@ -75,17 +78,6 @@ function filterSql(filter: IndexFilter): { where: string[]; args: (string | numb
     args.push(before);
   }
   return { where, args };
-}
-
-interface Row {
-  proof_id: string;
-  scenario: string;
-  substrate: string;
-  outcome: string;
-  metric: string;
-  observed_value: number | null;
-  created_at: string;
-  created_ms: number;
 }
 
 /**
@@ -247,20 +239,7 @@ export class DirectoryStore implements ProofStore {
     const path = this.pathOf(id);
     const created = await createFileAtomic(path, bytes);
     this.#insert(fields);
-    return { path, entry: this.#entry(fields), created, partsAdded };
-  }
-
-  #entry(r: Row | IndexFields): IndexEntry {
-    return {
-      proof_id: r.proof_id,
-      scenario: r.scenario,
-      substrate: r.substrate,
-      outcome: r.outcome,
-      metric: r.metric,
-      observed_value: r.observed_value === null ? NaN : Number(r.observed_value),
-      created_at: r.created_at,
-      path: this.pathOf(r.proof_id),
-    };
+    return { path, entry: entryOf(fields, path), created, partsAdded };
   }
 
   #insert(e: IndexFields): void {
@@ -319,14 +298,8 @@ export class DirectoryStore implements ProofStore {
       ...args,
       limit === undefined ? -1 : limit + 1,
       filter.offset ?? 0,
-    ) as unknown as Row[];
-    const more = limit !== undefined && rows.length > limit;
-    const page = more ? rows.slice(0, limit) : rows;
-    const last = page.at(-1);
-    return await Promise.resolve({
-      entries: page.map((r) => this.#entry(r)),
-      next_cursor: more && last ? encodeCursor(last) : null,
-    });
+    ) as unknown as IndexRow[];
+    return await Promise.resolve(pageOf(rows, limit, (id) => this.pathOf(id)));
   }
 
   /** Number of entries matching a filter. */
@@ -348,13 +321,7 @@ export class DirectoryStore implements ProofStore {
 
   /** A link to a proof, with its result entity's node id when the store has the record. */
   async link(proofId: string): Promise<LineageLink> {
-    try {
-      const bytes = await this.getBytes(proofId);
-      const entity = bytes ? resultEntityOf(parseJson(bytes)) : undefined;
-      return entity ? { proof_id: proofId, entity } : { proof_id: proofId };
-    } catch {
-      return { proof_id: proofId };
-    }
+    return linkOf(proofId, await this.getBytes(proofId).catch(() => undefined));
   }
 
   /**
@@ -505,55 +472,5 @@ async function readIfExists(path: string): Promise<Uint8Array | undefined> {
   } catch (e) {
     if (e instanceof Deno.errors.NotFound) return undefined;
     throw new IoError("io_error", `cannot read ${path}: ${(e as Error).message}`, { cause: e });
-  }
-}
-
-async function writeTemporary(path: string, bytes: Uint8Array): Promise<string> {
-  const slash = path.lastIndexOf("/");
-  const dir = slash >= 0 ? path.slice(0, slash) : ".";
-  const tmp = `${dir}/.${path.slice(slash + 1)}.${crypto.randomUUID()}.tmp`;
-  try {
-    const f = await Deno.open(tmp, { write: true, createNew: true });
-    try {
-      let off = 0;
-      while (off < bytes.length) off += await f.write(bytes.subarray(off));
-      await f.sync();
-    } finally {
-      f.close();
-    }
-  } catch (e) {
-    await Deno.remove(tmp).catch(() => undefined);
-    throw new IoError("io_error", `cannot write ${path}: ${(e as Error).message}`, { cause: e });
-  }
-  return tmp;
-}
-
-/**
- * Create a file atomically unless it exists: the bytes go to a temporary file in the same
- * directory, flushed, then hard-linked to the target, which fails when the target exists (so
- * of two writers exactly one creates it and the file is never replaced). Returns whether this
- * call created it. Where the file system has no hard links, an existence check and a rename
- * stand in.
- */
-export async function createFileAtomic(path: string, bytes: Uint8Array): Promise<boolean> {
-  // Already there: nothing to write (the common case of a record pushed again).
-  if (await Deno.lstat(path).then(() => true, () => false)) return false;
-  const tmp = await writeTemporary(path, bytes);
-  try {
-    await Deno.link(tmp, path);
-    return true;
-  } catch (e) {
-    if (e instanceof Deno.errors.AlreadyExists) return false;
-    if (await Deno.stat(path).then(() => true, () => false)) return false;
-    try {
-      await Deno.rename(tmp, path);
-      return true;
-    } catch (e2) {
-      throw new IoError("io_error", `cannot write ${path}: ${(e2 as Error).message}`, {
-        cause: e2,
-      });
-    }
-  } finally {
-    await Deno.remove(tmp).catch(() => undefined);
   }
 }

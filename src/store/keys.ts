@@ -6,7 +6,9 @@
  */
 import { EmpiricError, UsageError } from "../errors/errors.ts";
 import { isJsonObject, type JsonValue } from "../json/value.ts";
-import type { IndexEntry, IndexFilter } from "./types.ts";
+import { parseJson } from "../json/parse.ts";
+import { type LineageLink, resultEntityOf } from "../record/lineage.ts";
+import type { IndexEntry, IndexFilter, ListPage } from "./types.ts";
 
 const COMMAND = /^empiric run (\S+) --substrate (.+)$/;
 
@@ -137,4 +139,51 @@ export function decodeCursor(cursor: string): CursorKey {
     );
   }
   return { created_ms: Number(m[1]), proof_id: m[2] };
+}
+
+/** An index row as both back ends read it (a missing observed value is null). */
+export interface IndexRow extends Omit<IndexFields, "observed_value"> {
+  observed_value: number | null;
+}
+
+/** The index entry of a row, at `path`. */
+export function entryOf(r: IndexRow | IndexFields, path: string): IndexEntry {
+  return {
+    proof_id: r.proof_id,
+    scenario: r.scenario,
+    substrate: r.substrate,
+    outcome: r.outcome,
+    metric: r.metric,
+    observed_value: r.observed_value === null ? NaN : Number(r.observed_value),
+    created_at: r.created_at,
+    path,
+  };
+}
+
+/**
+ * A page from the rows of a query that asked for `limit + 1` rows: the extra row only says
+ * that there is a next page, whose cursor is the last entry's position.
+ */
+export function pageOf(
+  rows: IndexRow[],
+  limit: number | undefined,
+  pathOf: (proofId: string) => string,
+): ListPage {
+  const more = limit !== undefined && rows.length > limit;
+  const page = more ? rows.slice(0, limit) : rows;
+  const last = page.at(-1);
+  return {
+    entries: page.map((r) => entryOf(r, pathOf(r.proof_id))),
+    next_cursor: more && last ? encodeCursor(last) : null,
+  };
+}
+
+/** A lineage link to a proof from its stored bytes (with its result entity when readable). */
+export function linkOf(proofId: string, bytes: Uint8Array | undefined): LineageLink {
+  try {
+    const entity = bytes ? resultEntityOf(parseJson(bytes)) : undefined;
+    return entity ? { proof_id: proofId, entity } : { proof_id: proofId };
+  } catch {
+    return { proof_id: proofId };
+  }
 }

@@ -14,14 +14,17 @@ import { EmpiricError, IoError, UsageError } from "../errors/errors.ts";
 import { parseJson } from "../json/parse.ts";
 import { prettyJson } from "../json/pretty.ts";
 import type { JsonValue } from "../json/value.ts";
-import { type LineageLink, resultEntityOf } from "../record/lineage.ts";
+import type { LineageLink } from "../record/lineage.ts";
 import type { ProofRecord } from "../record/types.ts";
 import { EMPIRIC_VERSION } from "../version.ts";
 import {
   decodeCursor,
-  encodeCursor,
+  entryOf,
   type IndexFields,
   indexFieldsOf,
+  type IndexRow,
+  linkOf,
+  pageOf,
   PROOF_ID,
   requireIndexFields,
   timeRange,
@@ -32,7 +35,6 @@ import {
   BUNDLE_PART_NAMES,
   type BundlePartName,
   type BundleParts,
-  type IndexEntry,
   type IndexFilter,
   type ListFilter,
   type ListPage,
@@ -52,17 +54,6 @@ type Sql = postgres.Sql<Record<string, never>>;
  */
 const COLUMNS =
   "proof_id, scenario, substrate, outcome, metric, observed_value, created_at, created_ms::float8 AS created_ms";
-
-interface Row {
-  proof_id: string;
-  scenario: string;
-  substrate: string;
-  outcome: string;
-  metric: string;
-  observed_value: number | null;
-  created_at: string;
-  created_ms: number;
-}
 
 /** SQLSTATE classes and client codes that mean the database cannot be used at all. */
 function unavailable(e: unknown): boolean {
@@ -281,24 +272,11 @@ export class PgStore implements ProofStore {
         .filter((p): p is BundlePartName => p !== null);
       return {
         path: this.pathOf(f.proof_id),
-        entry: this.#entry(f),
+        entry: entryOf(f, this.pathOf(f.proof_id)),
         created: Number(row.created) > 0,
         partsAdded,
       };
     });
-  }
-
-  #entry(r: Row | IndexFields): IndexEntry {
-    return {
-      proof_id: r.proof_id,
-      scenario: r.scenario,
-      substrate: r.substrate,
-      outcome: r.outcome,
-      metric: r.metric,
-      observed_value: r.observed_value === null ? NaN : Number(r.observed_value),
-      created_at: r.created_at,
-      path: this.pathOf(r.proof_id),
-    };
   }
 
   /** One record's exact bytes. */
@@ -375,14 +353,8 @@ export class PgStore implements ProofStore {
       where.length ? "WHERE " + where.join(" AND ") : ""
     } ORDER BY empiric_proof_index.created_ms DESC, proof_id DESC${tail}`;
     return await this.#run("list", async () => {
-      const rows = await this.#sql.unsafe(text, params, { prepare: true }) as unknown as Row[];
-      const more = limit !== undefined && rows.length > limit;
-      const page = more ? rows.slice(0, limit) : rows;
-      const last = page.at(-1);
-      return {
-        entries: page.map((r) => this.#entry(r)),
-        next_cursor: more && last ? encodeCursor(last) : null,
-      };
+      const rows = await this.#sql.unsafe(text, params, { prepare: true }) as unknown as IndexRow[];
+      return pageOf(rows, limit, (id) => this.pathOf(id));
     });
   }
 
@@ -410,14 +382,8 @@ export class PgStore implements ProofStore {
 
   /** A link to a proof, with its result entity's node id when the store has the record. */
   async link(proofId: string): Promise<LineageLink> {
-    try {
-      const bytes = await this.getBytes(proofId);
-      const entity = bytes ? resultEntityOf(parseJson(bytes)) : undefined;
-      return entity ? { proof_id: proofId, entity } : { proof_id: proofId };
-    } catch (e) {
-      if (e instanceof EmpiricError && e.code === "store_unavailable") throw e;
-      return { proof_id: proofId };
-    }
+    // An unreachable database is the caller's problem, not a link without an entity.
+    return linkOf(proofId, await this.getBytes(proofId));
   }
 
   /**

@@ -6,16 +6,11 @@
  * @module
  */
 import { DirectoryStore } from "./directory.ts";
-import { isDatabaseLocation, parsePgLocation, redact } from "./pg_config.ts";
+import { isDatabaseLocation, parsePgLocation } from "./pg_config.ts";
 import type { ProofStore } from "./types.ts";
 
-export {
-  createFileAtomic,
-  DIRECTORY_INDEX_VERSION,
-  DirectoryStore,
-  STALE_TEMPORARY_MS,
-} from "./directory.ts";
-export { writeFileAtomic } from "../fs/atomic.ts";
+export { DIRECTORY_INDEX_VERSION, DirectoryStore, STALE_TEMPORARY_MS } from "./directory.ts";
+export { createFileAtomic, writeFileAtomic } from "../fs/atomic.ts";
 export { indexFieldsOf } from "./keys.ts";
 export { isDatabaseLocation, redact } from "./pg_config.ts";
 export type * from "./types.ts";
@@ -64,9 +59,4 @@ export async function openStore(
   });
   const { PgStore } = await import("./postgres.ts");
   return await PgStore.open(config, { create: options.create });
-}
-
-/** A location as it may be shown (a database URL without its password). */
-export function shownLocation(location: string): string {
-  return isDatabaseLocation(location) ? redact(location) : location;
 }
