@@ -32,8 +32,7 @@ export interface LoadedProof {
   readonly bytes: Uint8Array<ArrayBuffer>;
 }
 
-/** The CloudEvents `source` the command line uses when `--source` is not given. */
-export const DEFAULT_EVENT_SOURCE = "urn:empiric:cli";
+export { DEFAULT_EVENT_SOURCE } from "./source.ts";
 
 const encoder = new TextEncoder();
 

@@ -90,6 +90,9 @@ export class LineTransport implements Transport {
   #reader?: ReadableStreamDefaultReader<Uint8Array>;
   #isClosed = false;
   #writes: Promise<void> = Promise.resolve();
+  /** Requests received and not answered yet (answered before closing at end of input). */
+  #pending = new Set<string | number>();
+  #drained?: () => void;
 
   constructor(options: LineTransportOptions) {
     this.#options = options;
@@ -147,6 +150,11 @@ export class LineTransport implements Transport {
         }
       }
       if (size > 0 && !skipping) await this.#line(concat(parts, size));
+      // End of input: a client that wrote its requests and closed its side (`printf … | empiric
+      // mcp serve`) still gets every answer before the server stops.
+      if (this.#pending.size > 0) {
+        await new Promise<void>((resolve) => (this.#drained = resolve));
+      }
     } catch (e) {
       if (!this.#isClosed) this.onerror?.(e as Error);
     } finally {
@@ -169,6 +177,7 @@ export class LineTransport implements Transport {
       isJSONRPCRequest(value) || isJSONRPCNotification(value) || isJSONRPCResultResponse(value) ||
       isJSONRPCErrorResponse(value)
     ) {
+      if (isJSONRPCRequest(value)) this.#pending.add(value.id);
       this.onmessage?.(value as JSONRPCMessage);
       return;
     }
@@ -201,7 +210,19 @@ export class LineTransport implements Transport {
 
   send(message: JSONRPCMessage): Promise<void> {
     if (this.#isClosed) return Promise.resolve();
-    return this.#write(message);
+    const written = this.#write(message);
+    if (isJSONRPCResultResponse(message) || isJSONRPCErrorResponse(message)) {
+      const id = (message as { id?: string | number }).id;
+      if (id !== undefined) this.#pending.delete(id);
+      if (this.#pending.size === 0) void written.finally(() => this.#drained?.());
+    }
+    return written.catch(async (e) => {
+      // The client is gone (its end of the pipe closed): stop, nobody reads the answers.
+      this.#pending.clear();
+      this.#drained?.();
+      await this.close();
+      throw e;
+    });
   }
 
   async close(): Promise<void> {

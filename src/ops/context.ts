@@ -12,10 +12,12 @@ import type { ResolvedKey } from "../crypto/keys.ts";
 import type { RunProgress } from "../run/execute.ts";
 import type { RunOutput } from "../run/run.ts";
 import type { RegistrationTrust } from "../attest/registration.ts";
-import { ScenarioCatalog } from "../scenario/catalog.ts";
+import type { CatalogListing, CatalogMode, ScenarioCatalog } from "../scenario/catalog.ts";
+import type { ResolvedScenario } from "../scenario/resolve.ts";
 import { parseSubstrateSpec, type SubstrateSpec } from "../substrate/spec.ts";
 import type { ProofStore } from "../store/types.ts";
 import type { OpsEnvironment } from "./environment.ts";
+import { loadModule } from "../lazy/load.ts";
 import type { Operation } from "./operation.ts";
 
 /**
@@ -89,7 +91,10 @@ export function createOpHost(options: OpHostOptions): OpHost {
       if (options.store === undefined) {
         return Promise.reject(new UsageError("no proof store is configured (--store)"));
       }
-      opening ??= import("../store/store.ts").then((m) =>
+      opening ??= loadModule<typeof import("../store/store.ts")>(
+        "../store/store.ts",
+        import.meta.url,
+      ).then((m) =>
         m.openStore(options.store!, {
           create: options.createStore ?? true,
           env: (name) => options.env.env(name),
@@ -139,25 +144,52 @@ export interface CallOptions {
 /** What an implementation sees: the host, the call, and the caller's rules applied. */
 export interface OpContext extends OpHost, CallOptions {
   /** Scenarios as this caller may name them. */
-  readonly scenarios: ScenarioCatalog;
+  readonly scenarios: Catalog;
   /** Check a substrate specification under this caller's rules. */
   substrate(spec: string): SubstrateSpec;
   /** A server path as this caller may see it (relative for network callers). */
   shownPath(path: string, base?: string): string;
 }
 
-/** The scenario catalog a caller sees: listed names only for network callers. */
+/** The scenarios a caller may name (src/scenario/catalog.ts, loaded on first use). */
+export interface Catalog {
+  readonly dir: string;
+  readonly mode: CatalogMode;
+  /** The scenarios listed, and the files that failed to load. */
+  list(): Promise<CatalogListing>;
+  /** Resolve a caller's name (`not_found` unless this caller may name it). */
+  resolve(name: string): Promise<ResolvedScenario>;
+}
+
+/**
+ * The scenario catalog a caller sees: listed names only for network callers. The catalog (and
+ * the YAML parser and scenario schema behind it) loads on first use.
+ */
 export function scenarioCatalog(
   env: OpsEnvironment,
   scenarioDir: string,
   caller: Caller,
-): ScenarioCatalog {
-  return new ScenarioCatalog(scenarioDir, caller === "network" ? "listed" : "paths", {
-    listDir: (p) => env.listDir(p),
-    readRegularText: (p, max) => env.readRegularText(p, max),
-    readText: (p) => env.readText(p),
-    files: { readFile: (p) => env.readFile(p), fetch: (u) => env.fetchBytes(u) },
-  });
+): Catalog {
+  const mode: CatalogMode = caller === "network" ? "listed" : "paths";
+  let catalog: Promise<ScenarioCatalog> | undefined;
+  const load = () =>
+    catalog ??= loadModule<typeof import("../scenario/catalog.ts")>(
+      "../scenario/catalog.ts",
+      import.meta.url,
+    ).then((m) =>
+      new m.ScenarioCatalog(scenarioDir, mode, {
+        listDir: (p) => env.listDir(p),
+        readRegularText: (p, max) => env.readRegularText(p, max),
+        readText: (p) => env.readText(p),
+        files: { readFile: (p) => env.readFile(p), fetch: (u) => env.fetchBytes(u) },
+      })
+    );
+  return {
+    dir: scenarioDir,
+    mode,
+    list: async () => (await load()).list(),
+    resolve: async (name) => (await load()).resolve(name),
+  };
 }
 
 function contextFor(host: OpHost, call: CallOptions): OpContext {

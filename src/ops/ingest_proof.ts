@@ -7,13 +7,11 @@
  * @module
  */
 import { z } from "zod";
-import { EmpiricError, UsageError } from "../errors/errors.ts";
-import { parseJson } from "../json/parse.ts";
-import { checkBundleParts } from "../record/bundle.ts";
-import type { BundleParts, ProofStore, PutResult } from "../store/types.ts";
+import { UsageError } from "../errors/errors.ts";
+import { loadModule } from "../lazy/load.ts";
+import type { BundleParts } from "../store/types.ts";
 import { defineOperation } from "./operation.ts";
 import { COMPONENTS, OutcomeSchema, ProofId } from "./schemas.ts";
-import { verifyProofImpl } from "./verify_proof.ts";
 
 /** `ingest_proof` input. */
 export const IngestProofInput = z.strictObject({
@@ -51,46 +49,6 @@ export const IngestProofOutput = z.object({
 
 /** The result of `ingest_proof`. */
 export type IngestProofResult = z.infer<typeof IngestProofOutput>;
-
-/**
- * Verify a record's bytes under `key`, check its parts against it, and store it. The shared
- * path of `POST /proofs` and `empiric store copy`: a record that does not verify is refused
- * with the verification's code and problems, a demo-key record is refused unless
- * `allowDemoKey` (anyone can forge one: a server never stores them; a local copy of one's own
- * store may), and parts the record does not vouch for are `bundle_mismatch`.
- */
-export async function verifyAndStore(
-  store: ProofStore,
-  bytes: Uint8Array,
-  parts: BundleParts,
-  key: Uint8Array<ArrayBuffer>,
-  options: { allowDemoKey?: boolean } = {},
-): Promise<PutResult> {
-  const v = await verifyProofImpl(bytes, { key });
-  if (v.demo_key && !options.allowDemoKey) {
-    throw new EmpiricError(
-      "forbidden",
-      "this store's key is the public demo key, under which anyone can forge a record; it stores no records it did not make (give the server a key with --key-file or EMPIRIC_SIGN_KEY)",
-    );
-  }
-  if (!v.verified) {
-    const first = v.problems[0];
-    throw new EmpiricError(
-      first?.code ?? "signature_mismatch",
-      `the record does not verify: ${first?.message ?? v.reason ?? "unknown reason"}`,
-      { problems: v.problems, pointer: first?.pointer, position: first?.position },
-    );
-  }
-  const value = parseJson(bytes);
-  const problems = await checkBundleParts(value, parts);
-  if (problems.length > 0) {
-    throw new EmpiricError("bundle_mismatch", problems[0].message, {
-      problems,
-      pointer: problems[0].pointer,
-    });
-  }
-  return await store.putBytes(bytes, parts, value);
-}
 
 /** The `ingest_proof` operation (`POST /proofs`). */
 export const ingestProofOp = defineOperation({
@@ -131,6 +89,10 @@ export const ingestProofOp = defineOperation({
         : { observations: encoder.encode(input.observations) }),
       ...(input.scenario === undefined ? {} : { scenario: encoder.encode(input.scenario) }),
     };
+    const { verifyAndStore } = await loadModule<typeof import("./ingest_proof_impl.ts")>(
+      "./ingest_proof_impl.ts",
+      import.meta.url,
+    );
     const store = await ctx.store();
     const r = await verifyAndStore(store, encoder.encode(input.proof_json), parts, ctx.key.bytes);
     return {

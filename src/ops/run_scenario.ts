@@ -7,20 +7,14 @@
  * @module
  */
 import { z } from "zod";
-import { EmpiricError, UsageError } from "../errors/errors.ts";
-import { assertSigningKey } from "../crypto/keys.ts";
+import { UsageError } from "../errors/errors.ts";
 import type { Threshold } from "../record/types.ts";
 import type { RunOutput } from "../run/run.ts";
-import { analysisPlanText, thresholdOf } from "../run/analyze.ts";
-import { resolveRelative } from "../scenario/load.ts";
-import { splitCommandLine } from "../substrate/cmd.ts";
-import type { SubstrateSpec } from "../substrate/spec.ts";
-import { type RunSpanControl, traceScenarioRun } from "../telemetry/instrument.ts";
-import type { OpContext } from "./context.ts";
+import { traceScenarioRun } from "../telemetry/instrument.ts";
 import type { OpsEnvironment } from "./environment.ts";
 import { defineOperation } from "./operation.ts";
+import { loadModule } from "../lazy/load.ts";
 import { COMPONENTS, OutcomeSchema, ProofId, ScenarioNameSchema } from "./schemas.ts";
-import { checkRegistration } from "../attest/registration.ts";
 
 /** `run_scenario` input. */
 export const RunScenarioInput = z.strictObject({
@@ -85,161 +79,6 @@ export function sourceDateEpoch(env: OpsEnvironment): number | undefined {
   return Number(raw);
 }
 
-async function substrateCommitOf(env: OpsEnvironment, s: SubstrateSpec): Promise<string> {
-  if (s.kind === "builtin") return env.runtime().empiricCommit;
-  if (s.kind === "cmd") {
-    const argv = splitCommandLine(s.commandLine);
-    for (const candidate of [argv[1], argv[0]]) {
-      if (candidate && /[\\/.]/.test(candidate) && await env.exists(candidate)) {
-        const c = await env.gitCommit(candidate);
-        if (c) return c;
-      }
-    }
-  }
-  return "unknown";
-}
-
-function startInfo(
-  resolved: Awaited<ReturnType<OpContext["scenarios"]["resolve"]>>,
-  spec: string,
-): RunStartInfo {
-  const sc = resolved.scenario;
-  const origin = resolved.origin.path;
-  return {
-    scenario: sc.name,
-    substrate: spec,
-    claim: {
-      statement: sc.claim.statement,
-      operationalization: sc.claim.operationalization,
-      threshold: thresholdOf(sc),
-      h0: sc.claim.h0,
-      h1: sc.claim.h1,
-    },
-    datasets: sc.datasets.map((d) => {
-      const where = d.url ?? resolveRelative(origin, d.path ?? "");
-      return {
-        name: d.name,
-        kind: d.kind,
-        source: d.source ?? d.url ?? (origin.startsWith("builtin:") ? `builtin:${where}` : where),
-      };
-    }),
-    analysis_plan: analysisPlanText(sc),
-  };
-}
-
-async function runTraced(
-  input: z.infer<typeof RunScenarioInput>,
-  ctx: OpContext,
-  span: RunSpanControl,
-): Promise<RunScenarioView> {
-  if (!ctx.key) throw new UsageError("a run needs a signing key");
-  assertSigningKey(ctx.key.bytes);
-  const registration = ctx.registration;
-  if (ctx.caller === "network" && (ctx.out || ctx.lineage || ctx.events || registration)) {
-    throw new EmpiricError("forbidden", "network clients cannot direct a run's output");
-  }
-  const resolved = await ctx.scenarios.resolve(input.scenario);
-  const spec = input.substrate ?? resolved.scenario.default_substrate;
-  if (!spec) {
-    throw new UsageError(
-      `scenario ${resolved.scenario.name} has no default substrate: give --substrate (builtin:<name>, cmd:<command>, or an http(s):// URL)`,
-    );
-  }
-  const substrateSpec = ctx.substrate(spec);
-  span.resolved(resolved.scenario.name, spec);
-  const epoch = sourceDateEpoch(ctx.env);
-  const store = ctx.storeLocation === undefined ? undefined : await ctx.store();
-  const predecessor = await store?.predecessor(resolved.scenario.name, spec);
-  const links = [
-    ...(predecessor ? [predecessor] : []),
-    ...await Promise.all(
-      (input.after ?? []).map((id) => store?.link(id) ?? Promise.resolve({ proof_id: id })),
-    ),
-  ];
-  const commit = input.substrate_commit ?? await substrateCommitOf(ctx.env, substrateSpec);
-
-  const { OpenLineageRunEmitter } = ctx.lineage
-    ? await import("../export/openlineage.ts")
-    : { OpenLineageRunEmitter: undefined };
-  const lineage = ctx.lineage && OpenLineageRunEmitter
-    ? new OpenLineageRunEmitter(ctx.lineage.url, {
-      namespace: ctx.lineage.namespace,
-      apiKey: ctx.lineage.apiKey,
-      onError: (err) => ctx.warn?.(`lineage: ${err.message}`),
-    })
-    : undefined;
-  await lineage?.start(startInfo(resolved, spec));
-
-  const { runScenario } = await import("../run/run.ts");
-  const { openSubstrate } = await import("../substrate/open.ts");
-  let output: RunOutput;
-  try {
-    const substrate = openSubstrate(spec);
-    try {
-      output = await runScenario({
-        resolved,
-        substrateSpec: spec,
-        substrate,
-        substrateName: input.substrate_name,
-        substrateCommit: commit,
-        key: ctx.key.bytes,
-        runtime: ctx.env.runtime(),
-        now: () => ctx.env.now(),
-        monotonic: () => ctx.env.monotonic(),
-        sourceDateEpoch: epoch,
-        lineage: links,
-        onProgress: lineage
-          ? (p) => {
-            ctx.onProgress?.(p);
-            lineage.progress(p);
-          }
-          : ctx.onProgress,
-        signal: ctx.signal,
-        checkRegistration: registration
-          ? (facts) => checkRegistration(registration.envelope, facts, registration.trust)
-          : undefined,
-      });
-    } finally {
-      await substrate.close();
-    }
-  } catch (e) {
-    await lineage?.fail(e);
-    throw e;
-  }
-  const record = output.record;
-  // Where the caller asked for the record, before the store: nothing is stored when the
-  // record cannot be written where asked.
-  if (ctx.out) {
-    const { writeFileAtomic } = await import("../fs/atomic.ts");
-    const { prettyJson } = await import("../json/pretty.ts");
-    await writeFileAtomic(ctx.out, prettyJson(record as unknown as never));
-  }
-  const path = store ? (await store.put(record)).path : null;
-  ctx.onOutput?.(output);
-  await lineage?.complete(record);
-  if (ctx.events) {
-    try {
-      const { wrap } = await import("../export/cloudevents.ts");
-      const { sendCloudEvent } = await import("../export/sink.ts");
-      const event = await wrap(record, { source: ctx.events.source });
-      await sendCloudEvent(ctx.events.url, event, { mode: ctx.events.mode });
-    } catch (e) {
-      ctx.warn?.(`events: ${(e as Error).message}`);
-    }
-  }
-  return {
-    proof_id: record.identity.proof_id,
-    scenario: resolved.scenario.name,
-    substrate: spec,
-    outcome: record.verdict.outcome,
-    observed_value: record.verdict.observed_value,
-    reasoning: record.verdict.reasoning,
-    path: path === null ? null : ctx.shownPath(path, store!.location),
-    measured: output.analysis.measured,
-    failures: output.analysis.failures,
-  };
-}
-
 /** The `run_scenario` operation. */
 export const runScenarioOp = defineOperation({
   name: "run_scenario",
@@ -271,7 +110,15 @@ export const runScenarioOp = defineOperation({
     errors: [400, 403, 404, 422, 502],
   },
   mcp: { tool: { openWorld: true } },
-  run: (input, ctx) => traceScenarioRun((span) => runTraced(input, ctx, span)),
+  // The run engine (statistics, substrates, exporters) loads when a run starts, not when the
+  // operation is declared.
+  run: (input, ctx) =>
+    traceScenarioRun(async (span) =>
+      (await loadModule<typeof import("./run_scenario_impl.ts")>(
+        "./run_scenario_impl.ts",
+        import.meta.url,
+      )).runTraced(input, ctx, span)
+    ),
 });
 
 export type { RunOutput };

@@ -6,10 +6,11 @@
  */
 import { z } from "zod";
 import { toPlainJson } from "../json/plain.ts";
-import { configHash, scenarioValue } from "../scenario/load.ts";
+
 import type { ResolvedScenario } from "../scenario/resolve.ts";
 import type { OpContext } from "./context.ts";
 import { defineOperation } from "./operation.ts";
+import { loadModule } from "../lazy/load.ts";
 import { COMPONENTS, ScenarioNameSchema, ThresholdSchema } from "./schemas.ts";
 
 /** One scenario in `list_scenarios`. */
@@ -180,6 +181,10 @@ export const getScenarioClaimOp = defineOperation({
     },
   },
   run: async (input, ctx) => {
+    const { configHash, scenarioValue } = await loadModule<typeof import("../scenario/load.ts")>(
+      "../scenario/load.ts",
+      import.meta.url,
+    );
     const r = await ctx.scenarios.resolve(input.name);
     const v = toPlainJson(scenarioValue(r.scenario)) as Record<string, unknown>;
     return {

@@ -9,7 +9,7 @@ import { z } from "zod";
 import { EmpiricError, UsageError } from "../errors/errors.ts";
 import type { ProofStore } from "../store/types.ts";
 import type { OpContext } from "./context.ts";
-import { verifyAndStore } from "./ingest_proof.ts";
+import { loadModule } from "../lazy/load.ts";
 import { defineOperation } from "./operation.ts";
 import { COMPONENTS, ProofId } from "./schemas.ts";
 
@@ -66,7 +66,10 @@ export const CopyStoreOutput = z.object({
 export type CopyStoreResult = z.infer<typeof CopyStoreOutput>;
 
 async function openOther(ctx: OpContext, location: string, create: boolean): Promise<ProofStore> {
-  const { openStore } = await import("../store/store.ts");
+  const { openStore } = await loadModule<typeof import("../store/store.ts")>(
+    "../store/store.ts",
+    import.meta.url,
+  );
   return await openStore(location, {
     create,
     env: (name) => ctx.env.env(name),
@@ -95,6 +98,10 @@ export const copyStoreOp = defineOperation({
     if (input.from === input.to) {
       throw new UsageError("--from and --to name the same store");
     }
+    const { verifyAndStore } = await loadModule<typeof import("./ingest_proof_impl.ts")>(
+      "./ingest_proof_impl.ts",
+      import.meta.url,
+    );
     const source = await openOther(ctx, input.from, false);
     let target: ProofStore | undefined;
     try {

@@ -5,6 +5,7 @@
  *
  * @module
  */
+import { loadModule } from "../lazy/load.ts";
 import { DirectoryStore } from "./directory.ts";
 import { isDatabaseLocation, parsePgLocation } from "./pg_config.ts";
 import type { ProofStore } from "./types.ts";
@@ -57,6 +58,10 @@ export async function openStore(
           throw e;
         })),
   });
-  const { PgStore } = await import("./postgres.ts");
+  // Loaded only for a database location: directory users never load the client.
+  const { PgStore } = await loadModule<typeof import("./postgres.ts")>(
+    "./postgres.ts",
+    import.meta.url,
+  );
   return await PgStore.open(config, { create: options.create });
 }

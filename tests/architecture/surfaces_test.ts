@@ -7,7 +7,7 @@ import assert from "node:assert/strict";
 const ROOT = new URL("../../", import.meta.url).pathname;
 
 /** Folders a surface may import besides its own and other surfaces. */
-const FOUNDATIONS = ["ops", "errors", "telemetry", "json", "net", "fs"];
+const FOUNDATIONS = ["ops", "errors", "telemetry", "json", "net", "fs", "lazy"];
 const SURFACES = ["cli", "http", "mcp"];
 /** Files at src/ a surface may import. */
 const ROOT_FILES = ["version.ts", "build_info.ts"];

@@ -21,7 +21,7 @@ import {
   runScenarioOp,
 } from "../../ops/mod.ts";
 import { checkEventsUrlAsync } from "../../ops/sinks.ts";
-import { DEFAULT_DEMO_KEY, DEFAULT_EVENT_SOURCE } from "../../ops/mod.ts";
+import { DEFAULT_DEMO_KEY, DEFAULT_EVENT_SOURCE } from "../../ops/constants.ts";
 import { cliKey, readInput } from "../context.ts";
 import type { RegistrationTrust } from "../../ops/mod.ts";
 import { collect, readPolicyFile, readPublicKeys } from "./keys.ts";

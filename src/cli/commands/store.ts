@@ -6,10 +6,10 @@
  */
 import { Command, Option } from "@commander-js/extra-typings";
 import { ERROR_TABLE, EXIT } from "../../errors/codes.ts";
+import { DEFAULT_DEMO_KEY } from "../../ops/constants.ts";
 import {
   copyStoreOp,
   createOpHost,
-  DEFAULT_DEMO_KEY,
   invoke,
   migrateStoreOp,
   type OpsEnvironment,
