@@ -224,10 +224,7 @@ export async function main(
     .helpOption("-h, --help", "show help for a command")
     .showSuggestionAfterError(true)
     .exitOverride()
-    .configureOutput({
-      writeOut: (s) => host.stdout(s),
-      writeErr: (s) => host.stderr(s),
-    });
+    .configureOutput(output(host));
   const wanted = commandOf(args);
   const deps: CommandDeps = { host, opsEnv, setExit };
   for (const entry of COMMANDS) {
@@ -242,10 +239,7 @@ export async function main(
   applyToAll(
     program,
     (c) =>
-      c.exitOverride().configureOutput({
-        writeOut: (s) => host.stdout(s),
-        writeErr: (s) => host.stderr(s),
-      }),
+      c.exitOverride().configureOutput(output(host)),
   );
 
   try {
@@ -272,6 +266,36 @@ export async function main(
     }
     return err.exitCode;
   }
+}
+
+/** Commander's output, with its parse errors in the one error style of the error table. */
+function output(host: CliHost) {
+  return {
+    writeOut: (s: string) => host.stdout(s),
+    writeErr: (s: string) => host.stderr(s),
+    outputError: (s: string) => host.stderr(usageErrorLine(s)),
+  };
+}
+
+/**
+ * Rewrite a Commander parse error (`error: unknown option '--outt'` and a `(Did you mean
+ * --out?)` line) as `empiric: usage_error: unknown option '--outt' (did you mean --out?)`.
+ *
+ * @example
+ * ```ts
+ * import { equal } from "node:assert/strict";
+ * import { usageErrorLine } from "./main.ts";
+ * equal(
+ *   usageErrorLine("error: unknown option '--outt'\n(Did you mean --out?)\n"),
+ *   "empiric: usage_error: unknown option '--outt' (did you mean --out?)\n",
+ * );
+ * ```
+ */
+export function usageErrorLine(commanderText: string): string {
+  const lines = commanderText.trim().split("\n").map((l) => l.trim()).filter((l) => l !== "");
+  const first = (lines[0] ?? "invalid command line").replace(/^error:\s*/, "");
+  const rest = lines.slice(1).map((l) => l.replace(/^\(Did you mean/, "(did you mean"));
+  return `empiric: usage_error: ${[first, ...rest].join(" ")}\n`;
 }
 
 function isBrokenPipe(e: unknown): boolean {

@@ -8,6 +8,7 @@ import { Ajv2020 } from "ajv/dist/2020.js";
 import addFormatsModule from "ajv-formats";
 import type { Problem } from "../errors/errors.ts";
 import type { ErrorCode } from "../errors/codes.ts";
+import { didYouMean } from "./did_you_mean.ts";
 import { isInt, type JsonValue, PyInt } from "../json/value.ts";
 import schema from "./proof-record.schema.json" with { type: "json" };
 
@@ -25,6 +26,7 @@ type Validator = ((data: unknown) => boolean) & {
     keyword: string;
     message?: string;
     params: Record<string, unknown>;
+    parentSchema?: { properties?: Record<string, unknown> };
   }[] | null;
 };
 
@@ -87,7 +89,7 @@ export type TypedValidator = (value: JsonValue) => Problem[];
  * ```
  */
 export function compileTypedValidator(schemaDoc: object, code: ErrorCode): TypedValidator {
-  const ajv = new Ajv2020({ allErrors: true, strict: true });
+  const ajv = new Ajv2020({ allErrors: true, strict: true, verbose: true });
   addFormats(ajv, ["date-time"]);
   ajv.addKeyword({
     keyword: "wireType",
@@ -145,8 +147,13 @@ function toProblems(errors: NonNullable<Validator["errors"]>, code: ErrorCode): 
       pointer += "/" + String(e.params.missingProperty);
       message = "is required";
     } else if (e.keyword === "additionalProperties") {
-      pointer += "/" + String(e.params.additionalProperty);
-      message = "is not allowed here";
+      const name = String(e.params.additionalProperty);
+      pointer += "/" + name;
+      const known = Object.keys(e.parentSchema?.properties ?? {});
+      const near = didYouMean(name, known);
+      message = near === undefined
+        ? "is not allowed here"
+        : `is not allowed here (did you mean ${near}?)`;
     } else if (e.keyword === "enum") {
       message = `must be one of ${
         (e.params.allowedValues as unknown[]).map((x) => JSON.stringify(x)).join(", ")

@@ -28,3 +28,23 @@ Deno.test("commandOf: the first word that is not an option; help <name> asks for
   assert.equal(commandOf(["help", "run"]), "run");
   assert.equal(commandOf(["--help"]), undefined);
 });
+
+Deno.test("option-parsing errors go through the error table: usage_error, exit 64, did you mean", async () => {
+  const { runCli } = await import("../support/run_cli.ts");
+  const typo = await runCli(["run", "demo", "--outt", "x.json"]);
+  assert.equal(typo.code, 64);
+  assert.equal(
+    typo.stderr,
+    "empiric: usage_error: unknown option '--outt' (did you mean --out?)\n",
+  );
+  const command = await runCli(["scenarioss"]);
+  assert.equal(command.code, 64);
+  assert.match(
+    command.stderr,
+    /^empiric: usage_error: unknown command 'scenarioss' \(did you mean scenarios\?\)\n$/,
+  );
+  const missing = await runCli(["schema", "info"]);
+  assert.equal(missing.code, 64);
+  assert.match(missing.stderr, /^empiric: usage_error: missing required argument/);
+  assert.doesNotMatch(missing.stderr + typo.stderr, /^error:/m);
+});
