@@ -238,8 +238,7 @@ export async function main(
   }
   applyToAll(
     program,
-    (c) =>
-      c.exitOverride().configureOutput(output(host)),
+    (c) => c.exitOverride().configureOutput(output(host)),
   );
 
   try {
