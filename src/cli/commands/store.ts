@@ -26,9 +26,11 @@ export function storeCommand(
   env: () => Promise<OpsEnvironment>,
   setExit: (c: number) => void,
 ): AnyCommand {
-  const cmd = new Command("store").description(
-    "Administer a proof store: a directory, or a PostgreSQL database (docs/store.md)",
-  );
+  const cmd = new Command("store")
+    .summary("Administer a proof store: migrate its schema, copy it (docs/store.md)")
+    .description(
+      "Administer a proof store: a directory, or a PostgreSQL database (docs/store.md)",
+    );
   cmd.command("migrate")
     .description(
       "Bring the store's schema up to date (PostgreSQL: apply pending numbered migrations;\n" +
