@@ -22,3 +22,18 @@ Deno.test("docs/cli.md lists exactly the error codes of ERROR_TABLE, with their 
     assert.deepEqual([r.exit, r.http], [t.exit, t.http], r.code);
   }
 });
+
+Deno.test("user docs stand on their own: no reference to the specification they were built from", async () => {
+  const found: string[] = [];
+  const files = ["README.md", "CHANGELOG.md"];
+  for await (const e of Deno.readDir(new URL("../docs/", import.meta.url))) {
+    if (e.name.endsWith(".md")) files.push(`docs/${e.name}`);
+  }
+  for (const f of files) {
+    const text = await Deno.readTextFile(new URL(`../${f}`, import.meta.url));
+    text.split("\n").forEach((line, i) => {
+      if (/\bSPEC\b/.test(line)) found.push(`${f}:${i + 1}: ${line.trim()}`);
+    });
+  }
+  assert.deepEqual(found, []);
+});

@@ -7,7 +7,7 @@
 import type { z } from "zod";
 import { EmpiricError, UsageError } from "../errors/errors.ts";
 import { assertSigningKey } from "../crypto/keys.ts";
-import type { RunOutput } from "../run/run.ts";
+import type { RunOutput, RuntimeInfo } from "../run/run.ts";
 import { analysisPlanText, thresholdOf } from "../run/analyze.ts";
 import { resolveRelative } from "../scenario/load.ts";
 import { splitCommandLine } from "../substrate/cmd.ts";
@@ -35,6 +35,15 @@ async function substrateCommitOf(env: OpsEnvironment, s: SubstrateSpec): Promise
     }
   }
   return "unknown";
+}
+
+/** The runtime description with the substrate's runtime added, where it can be known. */
+async function runtimeFor(env: OpsEnvironment, s: SubstrateSpec): Promise<RuntimeInfo> {
+  const runtime = env.runtime();
+  if (s.kind !== "cmd" || env.substrateRuntime === undefined) return runtime;
+  const version = await env.substrateRuntime(splitCommandLine(s.commandLine));
+  if (version === undefined) return runtime;
+  return { ...runtime, host: { ...runtime.host, substrate_runtime: version } };
 }
 
 function startInfo(
@@ -122,7 +131,7 @@ export async function runTraced(
         substrateName: input.substrate_name,
         substrateCommit: commit,
         key: ctx.key.bytes,
-        runtime: ctx.env.runtime(),
+        runtime: await runtimeFor(ctx.env, substrateSpec),
         now: () => ctx.env.now(),
         monotonic: () => ctx.env.monotonic(),
         sourceDateEpoch: epoch,

@@ -83,9 +83,11 @@ export type TypedValidator = (value: JsonValue) => Problem[];
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { compileTypedValidator } from "./validate.ts";
  * const check = compileTypedValidator({ type: "object", properties: { n: { type: "integer" } } }, "schema_invalid");
- * console.assert(check({ n: 1n }).length === 0 && check({ n: 1.5 }).length === 1);
+ * assert.equal(check({ n: 1n }).length, 0);
+ * assert.equal(check({ n: 1.5 }).length, 1);
  * ```
  */
 export function compileTypedValidator(schemaDoc: object, code: ErrorCode): TypedValidator {
@@ -173,9 +175,11 @@ let recordValidator: TypedValidator | undefined;
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { validateRecordSchema } from "./validate.ts";
  * const problems = validateRecordSchema({ identity: {} });
- * console.assert(problems.length > 0 && problems[0].code === "schema_invalid");
+ * assert.ok(problems.length > 0);
+ * assert.equal(problems[0].code, "schema_invalid");
  * ```
  */
 export function validateRecordSchema(record: JsonValue): Problem[] {

@@ -113,7 +113,7 @@ Deno.test({
 });
 
 Deno.test("docs assets: gzip when accepted, identical bytes otherwise, up to date with the package", async () => {
-  const { checkAssets, readPackageAssets } = await import("../../src/http/embed_docs_assets.ts");
+  const { checkAssets, readPackageAssets } = await import("../../scripts/embed_docs_assets.ts");
   assert.deepEqual(await checkAssets(), [], "src/http/docs_assets.ts is up to date");
   const { files } = await readPackageAssets();
   const t = await testApp();

@@ -19,6 +19,7 @@ import {
   reindexStoreOp,
   type RunOutput,
   runScenarioOp,
+  type ScenarioClaim,
 } from "../../ops/mod.ts";
 import { checkEventsUrlAsync } from "../../ops/sinks.ts";
 import { DEFAULT_DEMO_KEY, DEFAULT_EVENT_SOURCE } from "../../ops/constants.ts";
@@ -298,7 +299,10 @@ export function scenariosCommand(host: CliHost, env: () => Promise<OpsEnvironmen
       for (const e of r.errors) host.stderr(`empiric: cannot load ${e.path}: ${e.message}\n`);
     });
   cmd.command("show")
-    .description("Show a scenario's claim, datasets, probe, metrics, analysis plan and config_hash")
+    .description(
+      "Show a scenario's claim and the pre-registration a run will record (config_hash, " +
+        "data_hash, analysis plan), to publish before running it; --json for everything",
+    )
     .argument("<name>", "scenario name or file")
     .addOption(scenarioDirOption())
     .option("--json", "print JSON (the get_scenario_claim result)")
@@ -309,9 +313,36 @@ export function scenariosCommand(host: CliHost, env: () => Promise<OpsEnvironmen
         scenarioDir: opts.scenarioDir,
       });
       const c = await invoke(getScenarioClaimOp, { name }, ops);
-      host.stdout(opts.json ? JSON.stringify(c) + "\n" : JSON.stringify(c, null, 2) + "\n");
+      host.stdout(opts.json ? JSON.stringify(c) + "\n" : formatScenario(c));
     });
   return cmd;
+}
+
+/** A scenario's claim and pre-registration as text, for publishing before a run. */
+function formatScenario(c: ScenarioClaim): string {
+  const t = c.claim.threshold;
+  const lines = [
+    `${c.name}: ${c.title}`,
+    `source:         ${c.origin === "builtin" ? "built-in" : c.path}`,
+    "",
+    `claim:          ${t.metric} ${t.comparator} ${t.value} ${t.units}`.trimEnd(),
+    `statement:      ${c.claim.statement}`,
+    `measured as:    ${c.claim.operationalization}`,
+    `H0:             ${c.claim.h0}`,
+    `H1:             ${c.claim.h1}`,
+    `datasets:       ${
+      c.datasets.map((d) => `${d.name} (${d.kind}, ${d.path ?? d.url})`).join("; ")
+    }`,
+  ];
+  if (c.default_substrate) lines.push(`substrate:      ${c.default_substrate} (default)`);
+  lines.push(
+    "",
+    "pre-registration",
+    `  config_hash:  ${c.config_hash}`,
+    `  data_hash:    ${c.data_hash ?? `(unknown: ${c.data_error})`}`,
+    `  analysis plan: ${c.analysis_plan}`,
+  );
+  return lines.join("\n") + "\n";
 }
 
 /** The `proofs` command group. */
