@@ -14,7 +14,14 @@
 import { Hono } from "hono";
 import type { Context } from "hono";
 import { EmpiricError } from "../errors/errors.ts";
-import { type Access, InputError, invoke, type Operation, type OpHost } from "../ops/mod.ts";
+import {
+  type Access,
+  InputError,
+  invoke,
+  type Operation,
+  type OpHost,
+  successStatus,
+} from "../ops/mod.ts";
 import { OPERATIONS } from "../ops/registry.ts";
 import { type AuthConfig, Authorizer } from "./auth.ts";
 import {
@@ -331,16 +338,17 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
           ),
         );
       }
+      const status = successStatus(binding, out as never);
       if (binding.rawBody) {
         const type = binding.rawContentType?.(out as never) ?? "application/json";
         if (!type.startsWith("text/html")) {
           return new Response(binding.rawBody(out as never), {
-            status: binding.status ?? 200,
+            status,
             headers: { "content-type": type },
           });
         }
         const res = new Response(binding.rawBody(out as never), {
-          status: binding.status ?? 200,
+          status,
           headers: {
             "content-type": type,
             "content-security-policy": PAGE_CSP,
@@ -351,7 +359,7 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
         ownPolicy.add(res);
         return res;
       }
-      return json(out, binding.status ?? 200, binding.headers?.(out as never) ?? {});
+      return json(out, status, binding.headers?.(out as never) ?? {});
     });
   }
 

@@ -42,8 +42,12 @@ export interface HttpBinding<O> {
   discriminator?: string;
   /** OpenAPI tags. */
   tags: readonly string[];
-  /** Status of a successful answer (default 200). */
-  status?: number;
+  /**
+   * Status of a successful answer: a number (default 200), or chosen by the output among the
+   * statuses it lists, each with its description (for OpenAPI), e.g. 201 when something new
+   * was stored and 200 when it was already there.
+   */
+  status?: number | StatusChoice<O>;
   /** Headers of a successful answer (e.g. `Location`). */
   headers?: (out: O) => Record<string, string>;
   /** Answer with this exact text (application/json) instead of the output's JSON. */
@@ -64,6 +68,41 @@ export interface HttpBinding<O> {
   errors: readonly number[];
   /** Description of the successful response. */
   response: string;
+}
+
+/** A successful status chosen by the output (see {@link HttpBinding.status}). */
+export interface StatusChoice<O> {
+  /** The status of this output (one of `statuses`). */
+  select: (out: O) => number;
+  /** Every status `select` can give, with its description. */
+  statuses: Readonly<Record<number, string>>;
+}
+
+/**
+ * The status of a successful answer with this output.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { successStatus } from "./operation.ts";
+ * const b = { status: { select: (o: { created: boolean }) => (o.created ? 201 : 200), statuses: { 200: "there", 201: "new" } } };
+ * assert.equal(successStatus(b, { created: true }), 201);
+ * assert.equal(successStatus(b, { created: false }), 200);
+ * assert.equal(successStatus({}, {}), 200);
+ * ```
+ */
+export function successStatus<O>(binding: { status?: number | StatusChoice<O> }, out: O): number {
+  const s = binding.status;
+  return s === undefined ? 200 : typeof s === "number" ? s : s.select(out);
+}
+
+/** Every successful status of a binding with its description (for OpenAPI). */
+export function successStatuses<O>(
+  binding: { status?: number | StatusChoice<O>; response: string },
+): Record<number, string> {
+  const s = binding.status;
+  if (s === undefined || typeof s === "number") return { [s ?? 200]: binding.response };
+  return { ...s.statuses };
 }
 
 /** How an operation appears as an MCP tool. */

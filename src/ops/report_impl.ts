@@ -117,35 +117,43 @@ async function readOptional(
   }
 }
 
-/** The observations and scenario kept beside a record file, when they are there. */
-async function besideRecord(
-  ctx: OpContext,
-  recordPath: string,
-  base?: string,
-): Promise<{
+type Beside = {
   observations?: { items: Observation[]; source: ObservationSource };
   scenario?: Record<string, unknown>;
-}> {
-  const out: Awaited<ReturnType<typeof besideRecord>> = {};
+};
+
+/** The observations and scenario kept beside a record file, when they are there. */
+async function besideRecord(ctx: OpContext, recordPath: string, base?: string): Promise<Beside> {
   const obsPath = observationsPathOf(recordPath);
-  const bytes = await readOptional(ctx, obsPath);
-  if (bytes) {
-    if (bytes.length > MAX_OBSERVATIONS_BYTES) {
+  return await fromParts(
+    await readOptional(ctx, obsPath),
+    await readOptional(ctx, scenarioPathOf(recordPath)),
+    ctx.shownPath(obsPath, base),
+  );
+}
+
+/** A record's observations and scenario from their bytes (`shown` names the observations). */
+async function fromParts(
+  observations: Uint8Array | undefined,
+  scenario: Uint8Array | undefined,
+  shown: string,
+): Promise<Beside> {
+  const out: Beside = {};
+  if (observations) {
+    if (observations.length > MAX_OBSERVATIONS_BYTES) {
       throw new EmpiricError(
         "dataset_invalid",
-        `${ctx.shownPath(obsPath, base)} is larger than ${MAX_OBSERVATIONS_BYTES} bytes`,
+        `${shown} is larger than ${MAX_OBSERVATIONS_BYTES} bytes`,
       );
     }
-    const shown = ctx.shownPath(obsPath, base);
     out.observations = {
-      items: parseObservations(new TextDecoder().decode(bytes), shown),
-      source: { kind: "file", path: shown, sha256: await sha256OfBytes(bytes) },
+      items: parseObservations(new TextDecoder().decode(observations), shown),
+      source: { kind: "file", path: shown, sha256: await sha256OfBytes(observations as Uint8Array<ArrayBuffer>) },
     };
   }
-  const sc = await readOptional(ctx, scenarioPathOf(recordPath));
-  if (sc) {
+  if (scenario) {
     try {
-      const v = JSON.parse(new TextDecoder().decode(sc));
+      const v = JSON.parse(new TextDecoder().decode(scenario));
       if (v && typeof v === "object" && !Array.isArray(v)) out.scenario = v;
     } catch {
       // a scenario file that is not JSON adds nothing to a report (its title)
@@ -166,7 +174,7 @@ async function lineageOf(ctx: OpContext, record: PlainRecord): Promise<PlainReco
   }
   const { scenario, substrate } = scenarioAndSubstrate(record);
   const out: PlainRecord[] = [];
-  for (const entry of store.list({ scenario, substrate, limit: LINEAGE_LIMIT })) {
+  for (const entry of (await store.list({ scenario, substrate, limit: LINEAGE_LIMIT })).entries) {
     if (
       entry.proof_id === record.identity.proof_id || entry.created_at > record.identity.created_at
     ) {
@@ -200,18 +208,22 @@ export async function reportProof(
   ctx: OpContext,
 ): Promise<ReportResult> {
   const store = await ctx.store();
-  const text = await store.getText(input.proof_id);
-  if (text === undefined) {
+  const bundle = await store.getBundle(input.proof_id);
+  if (bundle === undefined) {
     throw new EmpiricError("not_found", `no proof record ${input.proof_id} in the store`);
   }
-  const path = store.pathOf(input.proof_id);
+  const text = new TextDecoder().decode(bundle.record);
   const { record, verification } = await readRecord(
     text,
     `stored record ${input.proof_id}`,
     ctx,
     keyWords(ctx),
   );
-  const beside = await besideRecord(ctx, path, store.dir);
+  const beside = await fromParts(
+    bundle.parts.observations,
+    bundle.parts.scenario,
+    `the observations of ${input.proof_id}`,
+  );
   const format = input.format ?? "html";
   const links: HtmlLinks | undefined = ctx.caller === "network"
     ? { index: "../../ui", record: `../${input.proof_id}`, report: (id) => `../${id}/report` }
@@ -323,16 +335,16 @@ export async function browseProofs(
   };
   const limit = input.limit ?? 50;
   const offset = input.offset ?? 0;
-  const entries = store.list({ ...filters, limit, offset });
+  const { entries } = await store.list({ ...filters, limit, offset });
   // Names to suggest: from the newest entries of the whole store.
-  const recent = store.list({ limit: 1000 });
+  const { entries: recent } = await store.list({ limit: 1000 });
   return {
     html: await renderProofList({
       entries: entries.map((e) => ({
         ...e,
         observed_value: Number.isFinite(e.observed_value) ? e.observed_value : null,
       })),
-      total: store.count(filters),
+      total: await store.count(filters),
       limit,
       offset,
       filters,

@@ -97,10 +97,12 @@ export async function runTraced(
   span.resolved(resolved.scenario.name, spec);
   const epoch = sourceDateEpoch(ctx.env);
   const store = ctx.storeLocation === undefined ? undefined : await ctx.store();
-  const predecessor = store?.predecessor(resolved.scenario.name, spec);
+  const predecessor = await store?.predecessor(resolved.scenario.name, spec);
   const links = [
     ...(predecessor ? [predecessor] : []),
-    ...(input.after ?? []).map((id) => store?.link(id) ?? { proof_id: id }),
+    ...await Promise.all(
+      (input.after ?? []).map((id) => store?.link(id) ?? Promise.resolve({ proof_id: id })),
+    ),
   ];
   const commit = input.substrate_commit ?? await substrateCommitOf(ctx.env, substrateSpec);
 
@@ -180,7 +182,7 @@ export async function runTraced(
     outcome: record.verdict.outcome,
     observed_value: record.verdict.observed_value,
     reasoning: record.verdict.reasoning,
-    path: path === null ? null : ctx.shownPath(path, store!.dir),
+    path: path === null ? null : ctx.shownPath(path, store!.location),
     measured: output.analysis.measured,
     failures: output.analysis.failures,
   };

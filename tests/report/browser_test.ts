@@ -182,7 +182,7 @@ Deno.test({
   sanitizeOps: false,
   fn: async () => {
     const t = await testApp({ key: TEST_SIGN_KEY });
-    await copyIntoStore(t.store.dir, FIXTURES);
+    await copyIntoStore(t.store, FIXTURES);
     await t.store.reindex();
     const server = Deno.serve(
       { hostname: "127.0.0.1", port: 0, onListen: () => {} },

@@ -9,7 +9,7 @@ import { clientV2, startHttp, StreamableHTTPClientTransport } from "../mcp/suppo
 
 async function appWithFixtures(key: Uint8Array<ArrayBuffer> = TEST_SIGN_KEY) {
   const t = await testApp({ key });
-  const ids = await copyIntoStore(t.store.dir, FIXTURES);
+  const ids = await copyIntoStore(t.store, FIXTURES);
   await t.store.reindex();
   return { t, ids };
 }

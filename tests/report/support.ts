@@ -1,5 +1,7 @@
 // Report fixtures (fixtures/reports/, made by its generate.ts with the real run engine): records
 // with their observations, loaded as the report builders take them, and copied into stores.
+import type { ProofStore } from "../../src/store/types.ts";
+import { openStore } from "../../src/store/store.ts";
 import { parseJson } from "../../src/json/parse.ts";
 import { toPlainJson } from "../../src/json/plain.ts";
 import {
@@ -65,16 +67,28 @@ export async function fixtureReport(name: FixtureName): Promise<Report> {
   });
 }
 
-/** Copy fixtures (record and observations) into a store directory as `<proof_id>.json`. */
-export async function copyIntoStore(dir: string, names: readonly FixtureName[]): Promise<string[]> {
-  await Deno.mkdir(dir, { recursive: true });
+/** Put fixtures (record and observations) into a store (or the store at a location), as a run would. */
+export async function copyIntoStore(
+  where: ProofStore | string,
+  names: readonly FixtureName[],
+): Promise<string[]> {
+  if (typeof where === "string") {
+    const store = await openStore(where);
+    try {
+      return await copyIntoStore(store, names);
+    } finally {
+      await store.close();
+    }
+  }
+  const store = where;
   const ids: string[] = [];
+  const encoder = new TextEncoder();
   for (const name of names) {
     const f = await loadFixture(name);
-    const id = f.record.identity.proof_id;
-    await Deno.writeTextFile(`${dir}/${id}.json`, f.text);
-    await Deno.writeTextFile(`${dir}/${id}.observations.jsonl`, f.observationsText);
-    ids.push(id);
+    await store.putBytes(encoder.encode(f.text), {
+      observations: encoder.encode(f.observationsText),
+    });
+    ids.push(f.record.identity.proof_id);
   }
   return ids;
 }

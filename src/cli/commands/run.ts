@@ -304,7 +304,7 @@ export function runCommand(
       } finally {
         progress.finish();
         stopOnSignal?.();
-        ops.close();
+        await ops.close();
       }
     });
 }
@@ -433,8 +433,11 @@ export function proofsCommand(host: CliHost, env: () => Promise<OpsEnvironment>)
     .option("--scenario <name>", "only this scenario")
     .option("--substrate <spec>", "only this substrate")
     .option("--outcome <outcome>", "only VALIDATED, REFUTED or INCONCLUSIVE")
+    .option("--created-after <time>", "only proofs created at or after this RFC 3339 time")
+    .option("--created-before <time>", "only proofs created before this RFC 3339 time")
     .option("--limit <n>", "at most this many (1-1000)", "50")
-    .option("--offset <n>", "skip this many", "0")
+    .option("--cursor <cursor>", "continue after the page that printed this next cursor")
+    .option("--offset <n>", "skip this many (slower than --cursor on deep pages)", "0")
     .option("--json", "print JSON (the read_proof_index result)")
     .action(async (opts) => {
       const limit = Number(opts.limit), offset = Number(opts.offset);
@@ -449,12 +452,15 @@ export function proofsCommand(host: CliHost, env: () => Promise<OpsEnvironment>)
             scenario: opts.scenario,
             substrate: opts.substrate,
             outcome: opts.outcome?.toUpperCase(),
+            created_after: opts.createdAfter,
+            created_before: opts.createdBefore,
             limit,
+            cursor: opts.cursor,
             offset,
           },
           ops,
           {
-            describe: (m) => (m === undefined ? "the options" : `--${m}`),
+            describe: (m) => m === undefined ? "the options" : `--${m.replaceAll("_", "-")}`,
             warn: (m) => host.stderr(`empiric: warning: ${m}\n`),
           },
         );
@@ -469,9 +475,14 @@ export function proofsCommand(host: CliHost, env: () => Promise<OpsEnvironment>)
             }…  ${e.scenario} on ${e.substrate}  ${e.metric}=${e.observed_value}\n`,
           );
         }
-        host.stdout(`${page.entries.length} of ${page.total} proofs in ${page.store}\n`);
+        host.stdout(
+          page.total === null
+            ? `${page.entries.length} more proofs in ${page.store}\n`
+            : `${page.entries.length} of ${page.total} proofs in ${page.store}\n`,
+        );
+        if (page.next_cursor) host.stdout(`next page: --cursor ${page.next_cursor}\n`);
       } finally {
-        ops.close();
+        await ops.close();
       }
     });
   cmd.command("show")
@@ -483,11 +494,11 @@ export function proofsCommand(host: CliHost, env: () => Promise<OpsEnvironment>)
       try {
         host.stdout((await invoke(getProofOp, { proof_id: proofId }, ops)).record_json);
       } finally {
-        ops.close();
+        await ops.close();
       }
     });
   cmd.command("reindex")
-    .description("Rebuild the store's index from the record files")
+    .description("Rebuild the store's index from the stored records")
     .addOption(storeOption())
     .option("--json", "print JSON (the reindex_store result)")
     .action(async (opts) => {
@@ -498,7 +509,7 @@ export function proofsCommand(host: CliHost, env: () => Promise<OpsEnvironment>)
           opts.json ? JSON.stringify(r) + "\n" : `indexed ${r.indexed} records in ${r.store}\n`,
         );
       } finally {
-        ops.close();
+        await ops.close();
       }
     });
   return cmd;
