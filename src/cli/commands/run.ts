@@ -300,7 +300,16 @@ export function runCommand(
           : failOn === "not-validated"
           ? r.outcome !== "VALIDATED"
           : false;
-        setExit(bad ? EXIT.verdict : EXIT.ok);
+        // A substrate that failed every item is down, whatever the verdict: never a green step.
+        const dead = r.measured > 0 && r.failures.length === r.measured;
+        if (dead) {
+          const kinds = [...new Set(r.failures.map((f) => f.kind))].join(", ");
+          host.stderr(
+            `empiric: substrate_unavailable: every one of the ${r.measured} items failed (${kinds}): ` +
+              `${r.substrate} did not answer; the ${r.outcome} record is kept as evidence\n`,
+          );
+        }
+        setExit(dead ? EXIT.unavailable : bad ? EXIT.verdict : EXIT.ok);
       } finally {
         progress.finish();
         stopOnSignal?.();
