@@ -87,6 +87,11 @@ export async function runTraced(
     throw new EmpiricError("forbidden", "network clients cannot direct a run's output");
   }
   const resolved = await ctx.scenarios.resolve(input.scenario);
+  if (ctx.out) {
+    // Before measuring: a run must not end unable to write its record where asked.
+    const { checkOutputFile } = await import("../fs/target.ts");
+    await checkOutputFile(ctx.out, { force: ctx.force });
+  }
   const spec = input.substrate ?? resolved.scenario.default_substrate;
   if (!spec) {
     throw new UsageError(
@@ -158,9 +163,16 @@ export async function runTraced(
   // Where the caller asked for the record, before the store: nothing is stored when the
   // record cannot be written where asked.
   if (ctx.out) {
-    const { writeFileAtomic } = await import("../fs/atomic.ts");
+    const { createFileAtomic, writeFileAtomic } = await import("../fs/atomic.ts");
     const { prettyJson } = await import("../json/pretty.ts");
-    await writeFileAtomic(ctx.out, prettyJson(record as unknown as never));
+    const text = prettyJson(record as unknown as never);
+    if (ctx.force) await writeFileAtomic(ctx.out, text);
+    else if (!(await createFileAtomic(ctx.out, new TextEncoder().encode(text)))) {
+      throw new EmpiricError(
+        "already_exists",
+        `--out ${ctx.out} appeared while the run went on; nothing was stored (give --force to replace it)`,
+      );
+    }
   }
   const path = store ? (await store.put(record)).path : null;
   ctx.onOutput?.(output);

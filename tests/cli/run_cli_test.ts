@@ -168,6 +168,38 @@ Deno.test("run: a corpus item without the probe's input is a dataset error befor
   }
 });
 
+Deno.test("run --out: checked before the run, never overwritten without --force, - for stdout", async () => {
+  const dir = await Deno.makeTempDir();
+  try {
+    const store = `${dir}/store`;
+    const args = ["run", "arithmetic-accuracy", "--store", store, "-q"];
+    // A directory that does not exist: refused before anything runs, nothing stored.
+    const nowhere = await runCli([...args, "--out", `${dir}/no/such/dir/r.json`], { env: KEY });
+    assert.equal(nowhere.code, 74, nowhere.stderr);
+    assert.match(nowhere.stderr, /io_error: --out .*no\/such\/dir\/r\.json: cannot write there/);
+    assert.equal(await Deno.stat(store).then(() => true, () => false), false, "nothing stored");
+    // An existing file: refused (exit 73) unless --force.
+    await Deno.writeTextFile(`${dir}/r.json`, "keep me");
+    const exists = await runCli([...args, "--out", `${dir}/r.json`], { env: KEY });
+    assert.equal(exists.code, 73, exists.stderr);
+    assert.match(exists.stderr, /already_exists: --out .*r\.json already exists; give --force/);
+    assert.equal(await Deno.readTextFile(`${dir}/r.json`), "keep me");
+    assert.equal(await Deno.stat(store).then(() => true, () => false), false, "nothing stored");
+    const forced = await runCli([...args, "--out", `${dir}/r.json`, "--force"], { env: KEY });
+    assert.equal(forced.code, 0, forced.stderr);
+    assert.equal(JSON.parse(await Deno.readTextFile(`${dir}/r.json`)).verdict.outcome, "VALIDATED");
+    // --out -: the record alone on standard output, the summary on standard error.
+    const piped = await runCli([...args, "--out", "-"], { env: KEY });
+    assert.equal(piped.code, 0, piped.stderr);
+    const record = JSON.parse(piped.stdout);
+    assert.match(piped.stderr, new RegExp(`proof_id: ${record.identity.proof_id}`));
+    const both = await runCli([...args, "--out", "-", "--json"], { env: KEY });
+    assert.equal(both.code, 64);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
 Deno.test("run: bad input gives a clear error and a documented exit code", async () => {
   const noSuch = await runCli(["run", "no-such-scenario", "--no-store"], { env: KEY });
   assert.equal(noSuch.code, 66, "an unknown scenario is not_found (exit 66) on every surface");
