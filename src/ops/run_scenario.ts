@@ -207,12 +207,17 @@ async function runTraced(
   const record = output.record;
   // Where the caller asked for the record, before the store: nothing is stored when the
   // record cannot be written where asked.
+  // The bundle parts go first, so whoever sees a record sees the files it seals.
   if (ctx.out) {
     const { writeFileAtomic } = await import("../fs/atomic.ts");
     const { prettyJson } = await import("../json/pretty.ts");
+    const { bundlePaths } = await import("../run/bundle.ts");
+    const paths = bundlePaths(ctx.out);
+    await writeFileAtomic(paths.observations, output.bundle.observations);
+    await writeFileAtomic(paths.scenario, output.bundle.scenario);
     await writeFileAtomic(ctx.out, prettyJson(record as unknown as never));
   }
-  const path = store ? (await store.put(record)).path : null;
+  const path = store ? (await store.put(record, output.bundle)).path : null;
   ctx.onOutput?.(output);
   await lineage?.complete(record);
   if (ctx.events) {

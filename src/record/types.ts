@@ -30,7 +30,13 @@ export type Comparator = "<" | "<=" | ">" | ">=";
 export type Outcome = "VALIDATED" | "REFUTED" | "INCONCLUSIVE";
 
 /** Dataset kinds. */
-export type DatasetKind = "corpus" | "reference" | "synthetic" | "config";
+export type DatasetKind =
+  | "corpus"
+  | "reference"
+  | "synthetic"
+  | "config"
+  | "observations"
+  | "baseline";
 
 /** The falsification line: `<observed> <comparator> <value>`. */
 export type Threshold = {

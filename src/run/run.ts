@@ -31,6 +31,7 @@ import {
   type RunProgress,
 } from "./execute.ts";
 import { buildObservations, type Observation } from "./observation.ts";
+import { type BundleBytes, bundleBytes, observationsDataset } from "./bundle.ts";
 import { decidabilityWarnings } from "./plan.ts";
 import { buildProvenance } from "./provenance.ts";
 import type { JsonObject } from "../json/value.ts";
@@ -84,6 +85,11 @@ export interface RunOutput {
   registration: RegistrationRef | null;
   /** One per measured item, in corpus order: with the scenario, all the analysis reads. */
   observations: Observation[];
+  /**
+   * The files kept beside the record (`<record>.observations.jsonl`, `<record>.scenario.json`):
+   * the observations and the normalized scenario, exactly as the record's hashes seal them.
+   */
+  bundle: BundleBytes;
   /** The harness's own overhead (latency scenarios). */
   harness?: HarnessCalibration;
   /** Why the plan cannot decide as hoped (min_n below the smallest decidable n, ...). */
@@ -178,6 +184,10 @@ export async function runScenario(inputs: RunInputs): Promise<RunOutput> {
     analysis = failedAnalysis(scenario, observations, e);
   }
 
+  // The bundle: the observations file is a dataset of the record (its hash is signed).
+  const bundle = bundleBytes(scenario, observations);
+  const observationsRef = await observationsDataset(bundle.observations, observations.length);
+
   const substrateName = inputs.substrateName ?? substrate.defaultName;
   const substrateCommit = inputs.substrateCommit ?? "unknown";
   const lineage = [
@@ -210,13 +220,16 @@ export async function runScenario(inputs: RunInputs): Promise<RunOutput> {
     data: {
       substrate_name: substrateName,
       substrate_git_commit: substrateCommit,
-      datasets: datasets.map((d) => ({
-        name: d.spec.name,
-        content_hash: d.content_hash,
-        n_records: BigInt(d.items.length),
-        source: d.source,
-        kind: d.spec.kind,
-      })),
+      datasets: [
+        ...datasets.map((d) => ({
+          name: d.spec.name,
+          content_hash: d.content_hash,
+          n_records: BigInt(d.items.length),
+          source: d.source,
+          kind: d.spec.kind,
+        })),
+        observationsRef,
+      ],
     },
     evidence: analysis.pillars.map((p) => p.evidence),
     verdict: {
@@ -248,6 +261,7 @@ export async function runScenario(inputs: RunInputs): Promise<RunOutput> {
       scenario,
       analysis,
       harness: executed.harness,
+      observations: observationsRef,
     }),
   };
   const record = await signRecord(unsigned, inputs.key);
@@ -265,6 +279,7 @@ export async function runScenario(inputs: RunInputs): Promise<RunOutput> {
     runId: runIdFinal,
     registration,
     observations,
+    bundle,
     ...(executed.harness ? { harness: executed.harness } : {}),
     warnings,
   };

@@ -292,6 +292,13 @@ export function checkSemantics(s: Scenario): { pointer: string; message: string 
     });
   }
   s.datasets.forEach((d, i) => {
+    if (d.name === "observations") {
+      out.push({
+        pointer: `/datasets/${i}/name`,
+        message:
+          "observations is reserved: it names the record's own observations file (docs/record.md)",
+      });
+    }
     if ((d.path === undefined) === (d.url === undefined)) {
       out.push({ pointer: `/datasets/${i}`, message: "needs exactly one of path or url" });
     }

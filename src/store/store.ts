@@ -26,6 +26,34 @@ export interface IndexEntry {
   path: string;
 }
 
+/**
+ * The bundle parts a record can be stored with, and their file names beside
+ * `<proof_id>.json` (docs/record.md, "The bundle").
+ */
+export const BUNDLE_PARTS = {
+  /** Per-item observations, canonical JSON lines (dataset kind `observations`). */
+  observations: ".observations.jsonl",
+  /** The normalized scenario (its canonical form hashes to `pre_registration.config_hash`). */
+  scenario: ".scenario.json",
+} as const;
+
+/** Name of a bundle part. */
+export type BundlePartName = keyof typeof BUNDLE_PARTS;
+
+/** Every bundle part name, in a fixed order. */
+export const BUNDLE_PART_NAMES = Object.keys(BUNDLE_PARTS) as BundlePartName[];
+
+/** Bundle parts, each as its exact bytes. */
+export type BundleParts = Partial<Record<BundlePartName, Uint8Array>>;
+
+/** A stored record with its parts. */
+export interface StoredBundle {
+  proof_id: string;
+  /** The record exactly as stored. */
+  record: Uint8Array;
+  parts: BundleParts;
+}
+
 /** Filters and paging of {@link ProofStore.list}. */
 export interface ListFilter {
   scenario?: string;
@@ -204,10 +232,25 @@ export class ProofStore {
     return `${this.dir}/${proofId}.json`;
   }
 
-  /** Write a record atomically and index it. */
-  async put(record: ProofRecord): Promise<{ path: string; entry: IndexEntry }> {
+  /** Path of a bundle part's file. */
+  partPath(proofId: string, part: BundlePartName): string {
+    return `${this.dir}/${proofId}${BUNDLE_PARTS[part]}`;
+  }
+
+  /**
+   * Write a record atomically with its bundle parts (each written atomically before the
+   * record, so a reader that sees the record sees its parts), and index it.
+   */
+  async put(
+    record: ProofRecord,
+    parts: BundleParts = {},
+  ): Promise<{ path: string; entry: IndexEntry }> {
     const id = record.identity.proof_id;
     const path = this.pathOf(id);
+    for (const name of BUNDLE_PART_NAMES) {
+      const bytes = parts[name];
+      if (bytes !== undefined) await writeFileAtomic(this.partPath(id, name), bytes);
+    }
     await writeFileAtomic(path, prettyJson(record as unknown as JsonValue));
     const entry = indexEntryOf(record as unknown as JsonValue, path)!;
     this.#insert(entry);
@@ -243,6 +286,29 @@ export class ProofStore {
         { cause: e },
       );
     }
+  }
+
+  /** A record with the parts stored beside it, or undefined if the store does not have it. */
+  async getBundle(proofId: string): Promise<StoredBundle | undefined> {
+    if (!/^[0-9a-f]{64}$/.test(proofId)) return undefined;
+    const read = async (path: string): Promise<Uint8Array | undefined> => {
+      try {
+        return await Deno.readFile(path);
+      } catch (e) {
+        if (e instanceof Deno.errors.NotFound) return undefined;
+        throw new IoError("io_error", `cannot read ${path}: ${(e as Error).message}`, {
+          cause: e,
+        });
+      }
+    };
+    const record = await read(this.pathOf(proofId));
+    if (record === undefined) return undefined;
+    const parts: BundleParts = {};
+    for (const name of BUNDLE_PART_NAMES) {
+      const bytes = await read(this.partPath(proofId, name));
+      if (bytes !== undefined) parts[name] = bytes;
+    }
+    return { proof_id: proofId, record, parts };
   }
 
   /** Index entries, newest first. */
