@@ -23,6 +23,9 @@ export type ErrorCode =
   | "schema_invalid"
   | "proof_id_mismatch"
   | "signature_mismatch"
+  | "verdict_inconsistent"
+  // audits (empiric audit): the bundle and the recomputation
+  | "evidence_mismatch"
   // public-key attestations (docs/keys.md)
   | "untrusted_signer"
   | "signature_threshold"
@@ -36,6 +39,8 @@ export type ErrorCode =
   | "scenario_invalid"
   | "dataset_invalid"
   | "substrate_unavailable"
+  // the proof store
+  | "bundle_mismatch"
   // access and protocol (network surfaces)
   | "unauthorized"
   | "forbidden"
@@ -101,6 +106,16 @@ export const ERROR_TABLE: Readonly<Record<ErrorCode, ErrorReporting>> = {
   schema_invalid: { exit: EXIT.failed, http: 422, title: "Record fails the schema" },
   proof_id_mismatch: { exit: EXIT.failed, http: 422, title: "proof_id does not match the body" },
   signature_mismatch: { exit: EXIT.failed, http: 422, title: "Signature does not verify" },
+  verdict_inconsistent: {
+    exit: EXIT.failed,
+    http: 422,
+    title: "Verdict does not follow from the evidence and the decision rule",
+  },
+  evidence_mismatch: {
+    exit: EXIT.failed,
+    http: 422,
+    title: "Evidence recomputed from the observations differs from the record",
+  },
   untrusted_signer: {
     exit: EXIT.failed,
     http: 422,
@@ -123,6 +138,7 @@ export const ERROR_TABLE: Readonly<Record<ErrorCode, ErrorReporting>> = {
   scenario_invalid: { exit: EXIT.dataErr, http: 422, title: "Invalid scenario" },
   dataset_invalid: { exit: EXIT.dataErr, http: 422, title: "Invalid dataset" },
   substrate_unavailable: { exit: EXIT.unavailable, http: 502, title: "Substrate unavailable" },
+  bundle_mismatch: { exit: EXIT.failed, http: 422, title: "Bundle part does not match the record" },
   unauthorized: { exit: EXIT.noPerm, http: 401, title: "Authentication required" },
   forbidden: { exit: EXIT.noPerm, http: 403, title: "Forbidden" },
   method_not_allowed: { exit: EXIT.usage, http: 405, title: "Method not allowed" },

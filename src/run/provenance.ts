@@ -110,6 +110,7 @@ export function pillarEntities(
     }
     if (p.exactError !== undefined) attrs["empiric:exact_one_sided_error"] = p.exactError;
     if (p.refused !== undefined) attrs["empiric:refused"] = p.refused;
+    if (p.undecidable !== undefined) attrs["empiric:undecidable"] = p.undecidable;
     if (p.deciding) {
       const point = a.decision === "point";
       attrs["empiric:decision_rule"] = a.decision;
