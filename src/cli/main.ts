@@ -16,6 +16,7 @@ import { httpCommand } from "./commands/http.ts";
 import { keyCommands } from "./commands/keys.ts";
 import { registerCommand } from "./commands/register.ts";
 import { planCommand } from "./commands/plan.ts";
+import { auditCommand } from "./commands/audit.ts";
 import type { OpsEnvironment } from "../ops/environment.ts";
 import type { AnyCommand, CliHost } from "./host.ts";
 
@@ -56,6 +57,7 @@ export async function main(
   program.addCommand(runCommand(host, opsEnv, setExit));
   program.addCommand(scenariosCommand(host, opsEnv));
   program.addCommand(planCommand(host, opsEnv));
+  program.addCommand(auditCommand(host, opsEnv, setExit));
   program.addCommand(proofsCommand(host, opsEnv));
   for (const c of exportCommands(host, setExit)) program.addCommand(c);
   for (const c of keyCommands(host)) program.addCommand(c);

@@ -320,7 +320,7 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
       if (binding.rawBody) {
         return new Response(binding.rawBody(out as never), {
           status: binding.status ?? 200,
-          headers: { "content-type": "application/json" },
+          headers: { "content-type": binding.rawMediaType ?? "application/json" },
         });
       }
       return json(out, binding.status ?? 200, binding.headers?.(out as never) ?? {});

@@ -253,7 +253,13 @@ export function buildOpenApiDocument(options: OpenApiOptions): Record<string, un
         : []),
     ];
     const success = b.rawBody
-      ? { content: { "application/json": { schema: componentRef(idOf(b.rawBodySchema!)!) } } }
+      ? {
+        content: {
+          [b.rawMediaType ?? "application/json"]: {
+            schema: componentRef(idOf(b.rawBodySchema!)!),
+          },
+        },
+      }
       : { content: { "application/json": { schema: componentRef(idOf(op.output)!) } } };
     const responses: Record<string, unknown> = {
       [String(b.status ?? 200)]: {

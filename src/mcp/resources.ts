@@ -60,7 +60,9 @@ function reader(op: Operation, ctx: McpContext) {
       }
       throw new Error(`${err.code}: ${err.message}`, { cause: e });
     }
-    return { contents: [{ uri: uri.href, mimeType: JSON_TYPE, text }] };
+    return {
+      contents: [{ uri: uri.href, mimeType: op.mcp?.resource?.mimeType ?? JSON_TYPE, text }],
+    };
   };
 }
 
@@ -70,7 +72,11 @@ export function registerResources(server: McpServer, ctx: McpContext): void {
     const r = op.mcp?.resource;
     if (!r) continue;
     const read = reader(op, ctx);
-    const metadata = { title: r.title, description: r.description, mimeType: JSON_TYPE };
+    const metadata = {
+      title: r.title,
+      description: r.description,
+      mimeType: r.mimeType ?? JSON_TYPE,
+    };
     if (r.fixed) {
       server.registerResource(r.name, r.template, metadata, (uri) => read(uri, {}));
       continue;
@@ -94,7 +100,7 @@ export function registerResources(server: McpServer, ctx: McpContext): void {
           ? async () => ({
             resources: list.entries(await invoke(listOp, list.input, ctx.host)).map((e) => ({
               ...e,
-              mimeType: JSON_TYPE,
+              mimeType: r.mimeType ?? JSON_TYPE,
             })),
           })
           : undefined,

@@ -20,3 +20,4 @@ export * from "./substrates.ts";
 export type { RegistrationTrust } from "../attest/registration.ts";
 export * from "./verify_attestation.ts";
 export * from "./plan.ts";
+export * from "./audit_proof.ts";

@@ -48,6 +48,8 @@ export interface HttpBinding<O> {
   headers?: (out: O) => Record<string, string>;
   /** Answer with this exact text (application/json) instead of the output's JSON. */
   rawBody?: (out: O) => string;
+  /** The media type of a raw body (default `application/json`). */
+  rawMediaType?: string;
   /** Schema documented for a raw body (OpenAPI only). */
   rawBodySchema?: z.ZodType;
   /** A returned result the HTTP API reports as a problem (it still carries the output). */
@@ -84,8 +86,10 @@ export interface McpResourceBinding<I, O> {
   }>;
   /** Build the input from the URI's decoded variables. */
   input: (vars: Record<string, string>) => I;
-  /** The resource text (application/json). */
+  /** The resource text (`mimeType`). */
   text: (out: O) => string;
+  /** The resource's media type (default `application/json`). */
+  mimeType?: string;
   /** Listing: another operation's name, its input, and how its output lists resources. */
   list?: {
     operation: string;

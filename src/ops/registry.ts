@@ -14,17 +14,21 @@ import { healthOp, versionOp } from "./service.ts";
 import { verifyProof } from "./verify_proof.ts";
 import { verifyAttestationOperation } from "./verify_attestation.ts";
 import { planOp } from "./plan.ts";
+import { auditProofOp, getProofObservationsOp, getProofScenarioOp } from "./audit_proof.ts";
 
 /** Every operation, in documentation order. */
 export const OPERATIONS: readonly Operation[] = [
   verifyProof,
   verifyAttestationOperation,
+  auditProofOp,
   listScenariosOp,
   getScenarioClaimOp,
   planOp,
   canonicalizeValueOp,
   readProofIndexOp,
   getProofOp,
+  getProofObservationsOp,
+  getProofScenarioOp,
   runScenarioOp,
   reindexStoreOp,
   healthOp,
@@ -37,8 +41,11 @@ export function operation(name: string): Operation | undefined {
 }
 
 export {
+  auditProofOp,
   canonicalizeValueOp,
+  getProofObservationsOp,
   getProofOp,
+  getProofScenarioOp,
   getScenarioClaimOp,
   healthOp,
   listScenariosOp,

@@ -254,7 +254,9 @@ export function checkVerdictConsistency(record: JsonObject): ConsistencyResult {
       const v = ev[field];
       if (!isNumber(v) || toNumber(v) !== value) {
         add(
-          `evidence ${f.pillar} has ${field} ${String(v)}, but the deciding pillar's ${attr} is ${value}`,
+          `evidence ${f.pillar} has ${field} ${
+            String(v)
+          }, but the deciding pillar's ${attr} is ${value}`,
           jsonPointer(["evidence", index, field]),
         );
       }

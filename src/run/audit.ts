@@ -25,11 +25,7 @@ import {
   failedAnalysis,
   thresholdOf,
 } from "./analyze.ts";
-import {
-  OBSERVATIONS_DATASET,
-  ObservationsFormatError,
-  readObservations,
-} from "./bundle.ts";
+import { OBSERVATIONS_DATASET, ObservationsFormatError, readObservations } from "./bundle.ts";
 import type { Observation } from "./observation.ts";
 import { pillarEntities } from "./provenance.ts";
 
