@@ -2,7 +2,7 @@
 // observations or the scenario is reported with its JSON pointer.
 import assert from "node:assert/strict";
 import { auditProof } from "../../src/run/audit.ts";
-import { readObservations, observationsJsonl } from "../../src/run/bundle.ts";
+import { observationsJsonl, readObservations } from "../../src/run/bundle.ts";
 import { signRecord } from "../../src/record/sign.ts";
 import { prettyJson } from "../../src/json/mod.ts";
 import { runScenarioForTest } from "../support/ops.ts";
@@ -46,7 +46,9 @@ Deno.test("one changed observation, re-signed with the key: audit fails, the sig
   const ref = record.data.datasets.find((d) => d.kind === "observations")!;
   const { sha256Hex } = await import("../../src/crypto/hash.ts");
   ref.content_hash = await sha256Hex(changed);
-  for (const e of Object.values(record.provenance.entity as Record<string, Record<string, unknown>>)) {
+  for (
+    const e of Object.values(record.provenance.entity as Record<string, Record<string, unknown>>)
+  ) {
     if (e["prov:label"] === "observations") e["empiric:content_hash"] = ref.content_hash;
   }
   const { signature: _s, ...body } = record;
