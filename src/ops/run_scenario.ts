@@ -21,6 +21,7 @@ import type { OpsEnvironment } from "./environment.ts";
 import { defineOperation } from "./operation.ts";
 import { COMPONENTS, OutcomeSchema, ProofId, ScenarioNameSchema } from "./schemas.ts";
 import { checkRegistration } from "../attest/registration.ts";
+import { IMPORT_FORMATS } from "../run/import.ts";
 
 /** `run_scenario` input. */
 export const RunScenarioInput = z.strictObject({
@@ -37,6 +38,18 @@ export const RunScenarioInput = z.strictObject({
     "Revision recorded for the substrate (default: detected with git)",
   ),
   after: z.array(ProofId).max(100).optional().describe("Earlier proof ids this run follows"),
+  observations: z.string().optional().describe(
+    "Judge these results instead of running a substrate: the text of a hyperfine --export-json, pytest-benchmark --benchmark-json, k6 --out json or JSON Lines file (docs/importers.md); needs observations_format",
+  ),
+  observations_format: z.enum(IMPORT_FORMATS).optional().describe(
+    "The format of observations: hyperfine, pytest-benchmark, k6 or jsonl",
+  ),
+  observations_name: z.string().min(1).max(200).optional().describe(
+    "The results file's name, recorded as the dataset's source (default: results)",
+  ),
+  select: z.string().min(1).max(1000).optional().describe(
+    "With observations: the command (hyperfine), benchmark (pytest-benchmark) or metric (k6, default http_req_duration) to take when the file has several",
+  ),
 }).register(COMPONENTS, { id: "RunScenarioInput" });
 
 /** `run_scenario` output. */
@@ -139,6 +152,12 @@ async function runTraced(
     throw new EmpiricError("forbidden", "network clients cannot direct a run's output");
   }
   const resolved = await ctx.scenarios.resolve(input.scenario);
+  if (input.observations !== undefined || input.observations_format !== undefined) {
+    return await importTraced(input, ctx, span, resolved);
+  }
+  if (input.select !== undefined || input.observations_name !== undefined) {
+    throw new UsageError("select and observations_name apply only with observations");
+  }
   const spec = input.substrate ?? resolved.scenario.default_substrate;
   if (!spec) {
     throw new UsageError(
@@ -204,6 +223,70 @@ async function runTraced(
     await lineage?.fail(e);
     throw e;
   }
+  return await keep(output, ctx, store, lineage, resolved.scenario.name, spec);
+}
+
+/** `run --observations FILE --from FORMAT`: judge results made elsewhere. */
+async function importTraced(
+  input: z.infer<typeof RunScenarioInput>,
+  ctx: OpContext,
+  span: RunSpanControl,
+  resolved: Awaited<ReturnType<OpContext["scenarios"]["resolve"]>>,
+): Promise<RunScenarioView> {
+  if (input.observations === undefined || input.observations_format === undefined) {
+    throw new UsageError(
+      "observations and observations_format go together (--observations FILE --from FORMAT)",
+    );
+  }
+  if (input.substrate !== undefined) {
+    throw new UsageError(
+      "observations from a results file are judged without a substrate: leave out substrate",
+    );
+  }
+  const format = input.observations_format;
+  const spec = `import:${format}`;
+  span.resolved(resolved.scenario.name, spec);
+  const name = input.observations_name ?? "results";
+  const bytes = new TextEncoder().encode(input.observations);
+  const { importResults } = await import("../run/import.ts");
+  const imported = importResults(format, bytes, name, input.select);
+  const store = ctx.storeLocation === undefined ? undefined : await ctx.store();
+  const predecessor = store?.predecessor(resolved.scenario.name, spec);
+  const links = [
+    ...(predecessor ? [predecessor] : []),
+    ...(input.after ?? []).map((id) => store?.link(id) ?? { proof_id: id }),
+  ];
+  const registration = ctx.registration;
+  const { runImported } = await import("../run/run.ts");
+  const output = await runImported({
+    resolved,
+    substrateSpec: spec,
+    substrateName: input.substrate_name,
+    substrateCommit: input.substrate_commit ?? "unknown",
+    key: ctx.key!.bytes,
+    runtime: ctx.env.runtime(),
+    now: () => ctx.env.now(),
+    sourceDateEpoch: sourceDateEpoch(ctx.env),
+    lineage: links,
+    onProgress: ctx.onProgress,
+    checkRegistration: registration
+      ? (facts) => checkRegistration(registration.envelope, facts, registration.trust)
+      : undefined,
+    file: { name, bytes, format },
+    imported,
+  });
+  return await keep(output, ctx, store, undefined, resolved.scenario.name, spec);
+}
+
+/** Write the record (and its bundle) where asked, store it, and announce it. */
+async function keep(
+  output: RunOutput,
+  ctx: OpContext,
+  store: Awaited<ReturnType<OpContext["store"]>> | undefined,
+  lineage: { complete(record: RunOutput["record"]): Promise<void> } | undefined,
+  scenario: string,
+  spec: string,
+): Promise<RunScenarioView> {
   const record = output.record;
   // Where the caller asked for the record, before the store: nothing is stored when the
   // record cannot be written where asked.
@@ -232,7 +315,7 @@ async function runTraced(
   }
   return {
     proof_id: record.identity.proof_id,
-    scenario: resolved.scenario.name,
+    scenario,
     substrate: spec,
     outcome: record.verdict.outcome,
     observed_value: record.verdict.observed_value,

@@ -309,12 +309,6 @@ export function checkSemantics(s: Scenario): { pointer: string; message: string 
       });
     }
   });
-  if (!s.datasets.some((d) => d.kind === "corpus" || d.kind === "synthetic")) {
-    out.push({
-      pointer: "/datasets",
-      message: "needs at least one corpus or synthetic dataset (the items sent to the substrate)",
-    });
-  }
   return out;
 }
 
