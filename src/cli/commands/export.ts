@@ -31,6 +31,7 @@ import { verifyAttestation } from "../../attest/verify.ts";
 import { isSigstoreBundle, publicKeySigner, signEnvelope } from "../../attest/dsse.ts";
 import { collect, readPolicyFile, readPublicKeys, readSigningKeys } from "./keys.ts";
 import { DEFAULT_PROOF_FILENAME, writeRoCrate } from "../../export/rocrate.ts";
+import { bundlePaths } from "../../ops/mod.ts";
 import {
   DEFAULT_NAMESPACE,
   postOpenLineageEvent,
@@ -223,8 +224,9 @@ function exportCommand(host: CliHost): AnyCommand {
 
   cmd.command("ro-crate")
     .description(
-      "Write an RO-Crate 1.2 directory holding the proof file and ro-crate-metadata.json. " +
-        "Refuses an existing directory unless --overwrite.",
+      "Write an RO-Crate 1.2 directory holding the proof file, its bundle (the observations and " +
+        "scenario files beside it, when there) and ro-crate-metadata.json. Refuses an existing " +
+        "directory unless --overwrite.",
     )
     .argument("<proof>", "record file, or -")
     .requiredOption("--out <dir>", "the crate directory to create")
@@ -249,10 +251,40 @@ function exportCommand(host: CliHost): AnyCommand {
       }
       // An SPDX id, a licence URL or text: the library writes it as a named licence entity.
       if (opts.license) extra.license = opts.license;
+      // The bundle beside the record (R.observations.jsonl, R.scenario.json) goes in too.
+      const bundleFiles = [];
+      if (path !== "-") {
+        const beside = bundlePaths(path);
+        const stem = opts.proofFilename.replace(/\.json$/, "");
+        const parts = [
+          {
+            file: beside.observations,
+            name: `${stem}.observations.jsonl`,
+            encodingFormat: "application/jsonl",
+            description:
+              "The run's observations: one canonical JSON object per measured item (the record's observations dataset)",
+            relation: "output" as const,
+          },
+          {
+            file: beside.scenario,
+            name: `${stem}.scenario.json`,
+            encodingFormat: "application/json",
+            description:
+              "The normalized scenario the run registered (its SHA-256 is the record's config_hash)",
+            relation: "input" as const,
+          },
+        ];
+        for (const { file, ...f } of parts) {
+          if (await host.stat(file) === "file") {
+            bundleFiles.push({ ...f, bytes: await readInput(host, file) });
+          }
+        }
+      }
       const dir = await writeRoCrate(await readInput(host, path), opts.out, {
         overwrite: opts.overwrite === true,
         proofFilename: opts.proofFilename,
         extraRootMetadata: extra,
+        bundleFiles,
       });
       host.stdout(dir + "\n");
     });
