@@ -208,7 +208,7 @@ export function pillarSample(
 
 /** The type-7 estimate with censored values at +∞. */
 function censoredEstimateHigh(values: number[], censored: boolean[], p: number): number {
-  const sorted = values.map((v, i) => (censored[i] ? Infinity : v)).sort((a, b) => a - b);
+  const sorted = Float64Array.from(values, (v, i) => (censored[i] ? Infinity : v)).sort();
   const pos = type7Position(sorted.length, p);
   const lo = sorted[pos.lower], hi = sorted[pos.upper];
   if (!Number.isFinite(hi)) return pos.exact && Number.isFinite(lo) ? lo : Infinity;
