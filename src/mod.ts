@@ -8,10 +8,11 @@
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { canonicalize, parseJson, PyInt, signCanonical } from "./mod.ts";
- * console.assert(canonicalize(parseJson('{"b": 1.0, "a": 1}')) === '{"a":1,"b":1.0}');
+ * assert.equal(canonicalize(parseJson('{"b": 1.0, "a": 1}')), '{"a":1,"b":1.0}');
  * const sig = await signCanonical({ n: new PyInt(2) }, new TextEncoder().encode("k".repeat(32)));
- * console.assert(sig.length === 64);
+ * assert.equal(sig.length, 64);
  * ```
  *
  * @module

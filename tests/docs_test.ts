@@ -22,3 +22,29 @@ Deno.test("docs/cli.md lists exactly the error codes of ERROR_TABLE, with their 
     assert.deepEqual([r.exit, r.http], [t.exit, t.http], r.code);
   }
 });
+
+Deno.test("user docs stand on their own: no reference to the specification they were built from", async () => {
+  const found: string[] = [];
+  const files = ["README.md", "CHANGELOG.md"];
+  for await (const e of Deno.readDir(new URL("../docs/", import.meta.url))) {
+    if (e.name.endsWith(".md")) files.push(`docs/${e.name}`);
+  }
+  for (const f of files) {
+    const text = await Deno.readTextFile(new URL(`../${f}`, import.meta.url));
+    text.split("\n").forEach((line, i) => {
+      if (/\bSPEC\b/.test(line)) found.push(`${f}:${i + 1}: ${line.trim()}`);
+    });
+  }
+  assert.deepEqual(found, []);
+});
+
+Deno.test("README's documentation table links every document in docs/", async () => {
+  const readme = await Deno.readTextFile(new URL("../README.md", import.meta.url));
+  const table = readme.slice(readme.indexOf("## Documentation"), readme.indexOf("## Layout"));
+  const missing: string[] = [];
+  for await (const e of Deno.readDir(new URL("../docs/", import.meta.url))) {
+    if (e.name.endsWith(".md") && !table.includes(`(docs/${e.name})`)) missing.push(e.name);
+  }
+  assert.deepEqual(missing.sort(), []);
+  assert.match(readme, /openssl rand -hex 32/, "the README says how to make a key");
+});

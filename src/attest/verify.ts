@@ -42,20 +42,9 @@ import {
   testResultProblem,
 } from "./statement.ts";
 
-/** The steps of {@link verifyAttestation}, in order. */
-export const VERIFICATION_STEPS = [
-  "envelope",
-  "signatures",
-  "trust",
-  "threshold",
-  "statement",
-  "predicate_type",
-  "predicate",
-  "outcome",
-] as const;
+import { VERIFICATION_STEPS, type VerificationStep } from "./steps.ts";
 
-/** One step of {@link verifyAttestation}. */
-export type VerificationStep = typeof VERIFICATION_STEPS[number];
+export { VERIFICATION_STEPS, type VerificationStep };
 
 /** A failed verification step: its name and a stable code. */
 export class AttestationError extends EmpiricError {

@@ -10,8 +10,9 @@
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { base64Encode } from "./base64.ts";
- * console.assert(base64Encode(new TextEncoder().encode("hello world")) === "aGVsbG8gd29ybGQ=");
+ * assert.equal(base64Encode(new TextEncoder().encode("hello world")), "aGVsbG8gd29ybGQ=");
  * ```
  */
 export function base64Encode(bytes: Uint8Array): string {
@@ -33,11 +34,13 @@ const URLSAFE = /^[A-Za-z0-9_-]*={0,2}$/;
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { base64Decode } from "./base64.ts";
  * const a = base64Decode("13sqXeIlFCeNof0Xh+KOKkR5En0wkkk++QJNXlbI3CU=");
  * const b = base64Decode("13sqXeIlFCeNof0Xh-KOKkR5En0wkkk--QJNXlbI3CU");
- * console.assert(a !== null && b !== null && a.join() === b.join());
- * console.assert(base64Decode("a b=") === null);
+ * assert.ok(a !== null && b !== null);
+ * assert.deepEqual(a, b);
+ * assert.equal(base64Decode("a b="), null);
  * ```
  */
 export function base64Decode(text: string): Uint8Array<ArrayBuffer> | null {

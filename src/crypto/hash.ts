@@ -49,8 +49,9 @@ const HEX: string[] = Array.from({ length: 256 }, (_, i) => i.toString(16).padSt
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { toHex } from "./hash.ts";
- * console.assert(toHex(new Uint8Array([0, 255])) === "00ff");
+ * assert.equal(toHex(new Uint8Array([0, 255])), "00ff");
  * ```
  */
 export function toHex(bytes: Uint8Array): string {
@@ -64,8 +65,9 @@ export function toHex(bytes: Uint8Array): string {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { fromHex } from "./hash.ts";
- * console.assert(fromHex("00ff")[1] === 255);
+ * assert.equal(fromHex("00ff")[1], 255);
  * ```
  */
 export function fromHex(hex: string): Uint8Array<ArrayBuffer> {
@@ -104,11 +106,12 @@ function feed(h: NodeHash, data: HashInput): NodeHash {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { sha256Hex } from "./hash.ts";
  * const enc = new TextEncoder();
  * const h = await sha256Hex(enc.encode("abc"));
- * console.assert(h.startsWith("ba7816bf"));
- * console.assert(await sha256Hex([enc.encode("a"), enc.encode("bc")]) === h);
+ * assert.ok(h.startsWith("ba7816bf"));
+ * assert.equal(await sha256Hex([enc.encode("a"), enc.encode("bc")]), h);
  * ```
  */
 export async function sha256Hex(data: HashInput): Promise<string> {
@@ -161,10 +164,11 @@ async function hmacKey(key: Uint8Array<ArrayBuffer>): Promise<CryptoKey> {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { hmacSha256Hex } from "./hash.ts";
  * const enc = new TextEncoder();
  * const mac = await hmacSha256Hex(enc.encode("key"), enc.encode("The quick brown fox jumps over the lazy dog"));
- * console.assert(mac === "f7bc83f430538424b13298e6aa6fb143ef4d59a14946175997479dbc2d1a3cd8");
+ * assert.equal(mac, "f7bc83f430538424b13298e6aa6fb143ef4d59a14946175997479dbc2d1a3cd8");
  * ```
  */
 export async function hmacSha256Hex(
@@ -189,10 +193,11 @@ function equalInConstantTime(a: string, b: string): boolean {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { hmacSha256Hex, hmacSha256Verify } from "./hash.ts";
  * const enc = new TextEncoder();
  * const k = enc.encode("k".repeat(32)), m = enc.encode("m");
- * console.assert(await hmacSha256Verify(k, m, await hmacSha256Hex(k, m)));
+ * assert.ok(await hmacSha256Verify(k, m, await hmacSha256Hex(k, m)));
  * ```
  */
 export async function hmacSha256Verify(

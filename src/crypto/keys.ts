@@ -21,8 +21,9 @@ const encoder = new TextEncoder();
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { keyFromText } from "./keys.ts";
- * console.assert(keyFromText("é").length === 2);
+ * assert.equal(keyFromText("é").length, 2);
  * ```
  */
 export function keyFromText(text: string): Uint8Array<ArrayBuffer> {
@@ -37,8 +38,9 @@ export const DEMO_KEY_BYTES: Uint8Array<ArrayBuffer> = keyFromText(DEFAULT_DEMO_
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { DEMO_KEY_BYTES, isDemoKey } from "./keys.ts";
- * console.assert(isDemoKey(DEMO_KEY_BYTES));
+ * assert.ok(isDemoKey(DEMO_KEY_BYTES));
  * ```
  */
 export function isDemoKey(key: Uint8Array): boolean {
@@ -52,8 +54,10 @@ export function isDemoKey(key: Uint8Array): boolean {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { assertSigningKey, keyFromText } from "./keys.ts";
  * assertSigningKey(keyFromText("x".repeat(32)));
+ * assert.throws(() => assertSigningKey(keyFromText("x".repeat(31))), /at least 32 bytes/);
  * ```
  */
 export function assertSigningKey(key: Uint8Array): void {
@@ -94,9 +98,10 @@ export interface KeyInputs {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { resolveKey } from "./keys.ts";
  * const k = await resolveKey({ envKey: "from-the-environment-0123456789abcdef" });
- * console.assert(k?.source === "env");
+ * assert.equal(k?.source, "env");
  * ```
  */
 export async function resolveKey(inputs: KeyInputs): Promise<ResolvedKey | undefined> {

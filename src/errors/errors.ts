@@ -38,9 +38,11 @@ export interface EmpiricErrorOptions {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { EmpiricError } from "./errors.ts";
  * const e = new EmpiricError("not_found", "no such file: a.json");
- * console.assert(e.code === "not_found" && e.exitCode === 66);
+ * assert.equal(e.code, "not_found");
+ * assert.equal(e.exitCode, 66);
  * ```
  */
 export class EmpiricError extends Error {
@@ -123,8 +125,9 @@ export class CancelledError extends EmpiricError {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { asEmpiricError } from "./errors.ts";
- * console.assert(asEmpiricError(new TypeError("x")).code === "internal_error");
+ * assert.equal(asEmpiricError(new TypeError("x")).code, "internal_error");
  * ```
  */
 export function asEmpiricError(error: unknown): EmpiricError {

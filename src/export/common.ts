@@ -32,8 +32,7 @@ export interface LoadedProof {
   readonly bytes: Uint8Array<ArrayBuffer>;
 }
 
-/** The CloudEvents `source` the command line uses when `--source` is not given. */
-export const DEFAULT_EVENT_SOURCE = "urn:empiric:cli";
+export { DEFAULT_EVENT_SOURCE } from "./source.ts";
 
 const encoder = new TextEncoder();
 
@@ -44,10 +43,11 @@ const encoder = new TextEncoder();
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { loadProof } from "./common.ts";
  * const text = await Deno.readTextFile(new URL("../../fixtures/records/valid.json", import.meta.url));
  * const { record } = await loadProof(text);
- * console.assert(record.identity.proof_id.length === 64);
+ * assert.equal(record.identity.proof_id.length, 64);
  * ```
  */
 export async function loadProof(input: ProofInput): Promise<LoadedProof> {
@@ -91,8 +91,9 @@ export async function loadProof(input: ProofInput): Promise<LoadedProof> {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { withPyInts } from "./common.ts";
- * console.assert(JSON.stringify(withPyInts({ n: 12345678901234567890n })) === '{"n":12345678901234567890}');
+ * assert.equal(JSON.stringify(withPyInts({ n: 12345678901234567890n })), '{"n":12345678901234567890}');
  * ```
  */
 export function withPyInts<T extends JsonValue>(value: T): T {
@@ -112,9 +113,11 @@ export interface ReproductionParts {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { reproductionParts } from "./common.ts";
  * const p = reproductionParts("empiric run echo-latency --substrate builtin:echo");
- * console.assert(p.scenario === "echo-latency" && p.substrate === "builtin:echo");
+ * assert.equal(p.scenario, "echo-latency");
+ * assert.equal(p.substrate, "builtin:echo");
  * ```
  */
 export function reproductionParts(command: string): ReproductionParts {

@@ -1,5 +1,5 @@
 /**
- * Names and decoding of the embedded Swagger UI files (see `embed_docs_assets.ts`).
+ * Names and decoding of the embedded Swagger UI files (see `scripts/embed_docs_assets.ts`).
  *
  * @module
  */

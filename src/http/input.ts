@@ -23,9 +23,11 @@ export const DEFAULT_BODY_TIMEOUT_MS = 30_000;
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { isJsonMediaType } from "./input.ts";
- * console.assert(isJsonMediaType("application/json; charset=UTF-8"));
- * console.assert(!isJsonMediaType("text/plain") && !isJsonMediaType("application/json; charset=latin1"));
+ * assert.ok(isJsonMediaType("application/json; charset=UTF-8"));
+ * assert.ok(!isJsonMediaType("text/plain"));
+ * assert.ok(!isJsonMediaType("application/json; charset=latin1"));
  * ```
  */
 export function isJsonMediaType(contentType: string | null | undefined): boolean {
@@ -217,10 +219,12 @@ export function parseBody(bytes: Uint8Array): PlainJson {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { parseMeasured } from "./input.ts";
- * console.assert(parseMeasured('{"proof_json":"{}","n":1}').compactFlat);
- * console.assert(!parseMeasured('{"a":1,"a":2}').compactFlat);
- * console.assert(!parseMeasured('{"a": 1}').compactFlat && !parseMeasured('{"a":[1]}').compactFlat);
+ * assert.ok(parseMeasured('{"proof_json":"{}","n":1}').compactFlat);
+ * assert.ok(!parseMeasured('{"a":1,"a":2}').compactFlat);
+ * assert.ok(!parseMeasured('{"a": 1}').compactFlat);
+ * assert.ok(!parseMeasured('{"a":[1]}').compactFlat);
  * ```
  */
 export function parseMeasured(text: string): { value: PlainJson; compactFlat: boolean } {
@@ -271,8 +275,10 @@ function wellFormed(v: PlainJson): boolean {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { hasDuplicateKey } from "./input.ts";
- * console.assert(hasDuplicateKey('{"a":1,"\\u0061":2}') && !hasDuplicateKey('{"a":{"a":1}}'));
+ * assert.ok(hasDuplicateKey('{"a":1,"\\u0061":2}'));
+ * assert.ok(!hasDuplicateKey('{"a":{"a":1}}'));
  * ```
  */
 export function hasDuplicateKey(text: string): boolean {

@@ -51,11 +51,12 @@ const MAX_PENDING = 256;
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { jsonLineLogger } from "./log.ts";
  * const lines: string[] = [];
  * const log = jsonLineLogger((b) => lines.push(new TextDecoder().decode(b)), { batch: false });
  * log.log({ msg: "hello", n: 1 });
- * console.assert(JSON.parse(lines[0]).msg === "hello");
+ * assert.equal(JSON.parse(lines[0]).msg, "hello");
  * ```
  */
 export function jsonLineLogger(

@@ -52,6 +52,7 @@ interface Entry extends Watch {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { Watchdog } from "./watchdog.ts";
  * const dog = new Watchdog();
  * const stream = new ReadableStream({ pull: () => new Promise<void>(() => {}) }); // never sends
@@ -59,7 +60,8 @@ interface Entry extends Watch {
  * const watch = dog.watch(20, () => void reader.cancel());
  * try {
  *   const { done } = await reader.read(); // woken by the cancel
- *   console.assert(done && watch.expired);
+ *   assert.ok(done);
+ *   assert.ok(watch.expired);
  * } finally {
  *   watch.done();
  * }

@@ -2,6 +2,13 @@
  * The canonical form (wire-format rules R1 to R10): the exact bytes Python writes with
  * `json.dumps(v, sort_keys=True, separators=(",", ":"), ensure_ascii=True, allow_nan=False)`.
  *
+ * Three tricks make it fast, and all three live here: one reusable byte buffer (no string
+ * concatenation; bytes go straight to the hash), quoted keys cached as bytes, and the sorted
+ * order of each recent object shape cached per depth. `reference.ts` is the same rules written
+ * plainly; `tests/json/reference_test.ts` checks that both give the same text and the same
+ * errors. `bench/json_tricks.ts` (2026-11-23, 2 shared cores): 3.18x the reference's speed on a
+ * 6 KB record, 1.92x on a 1 MB record.
+ *
  * @module
  */
 import { WireError } from "../errors/errors.ts";
@@ -17,8 +24,9 @@ export const MAX_DEPTH = 512;
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { intText } from "./canonical.ts";
- * console.assert(intText(-42n) === "-42");
+ * assert.equal(intText(-42n), "-42");
  * ```
  */
 export function intText(v: bigint, pointer = ""): string {
@@ -161,8 +169,9 @@ function writeString(s: string): void {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { quoteString } from "./canonical.ts";
- * console.assert(quoteString("café/😀") === '"caf\\u00e9/\\ud83d\\ude00"');
+ * assert.equal(quoteString("café/😀"), '"caf\\u00e9/\\ud83d\\ude00"');
  * ```
  */
 export function quoteString(s: string, pointer = ""): string {
@@ -431,8 +440,9 @@ function located<T>(value: unknown, f: () => T): T {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { canonicalize } from "./canonical.ts";
- * console.assert(canonicalize({ b: 1.5, a: [1n, null, "é"] }) === '{"a":[1,null,"\\u00e9"],"b":1.5}');
+ * assert.equal(canonicalize({ b: 1.5, a: [1n, null, "é"] }), '{"a":[1,null,"\\u00e9"],"b":1.5}');
  * ```
  */
 export function canonicalize(value: JsonValue): string {
@@ -447,8 +457,9 @@ export function canonicalize(value: JsonValue): string {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { canonicalBytes } from "./canonical.ts";
- * console.assert(canonicalBytes([1.0]).length === 5); // [1.0]
+ * assert.equal(canonicalBytes([1.0]).length, 5); // [1.0]
  * ```
  */
 export function canonicalBytes(value: JsonValue): Uint8Array<ArrayBuffer> {
@@ -477,11 +488,12 @@ export interface CanonicalCut {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { canonicalBytesCut } from "./canonical.ts";
  * const { bytes, cut } = canonicalBytesCut({ a: { id: "x", n: 1n } }, ["a", "id"]);
  * const text = new TextDecoder().decode(bytes);
- * console.assert(text === '{"a":{"id":"x","n":1}}');
- * console.assert(text.slice(0, cut![0]) + text.slice(cut![1]) === '{"a":{"n":1}}');
+ * assert.equal(text, '{"a":{"id":"x","n":1}}');
+ * assert.equal(text.slice(0, cut![0]) + text.slice(cut![1]), '{"a":{"n":1}}');
  * ```
  */
 export function canonicalBytesCut(value: JsonObject, path: readonly string[]): CanonicalCut {

@@ -13,11 +13,12 @@ const EXP_ONE_DIGIT = /e([+-])(\d)$/;
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { floatRepr } from "./float.ts";
- * console.assert(floatRepr(1) === "1.0");
- * console.assert(floatRepr(1e16) === "1e+16");
- * console.assert(floatRepr(0.00001) === "1e-05");
- * console.assert(floatRepr(-0) === "-0.0");
+ * assert.equal(floatRepr(1), "1.0");
+ * assert.equal(floatRepr(1e16), "1e+16");
+ * assert.equal(floatRepr(0.00001), "1e-05");
+ * assert.equal(floatRepr(-0), "-0.0");
  * ```
  */
 export function floatRepr(x: number): string {

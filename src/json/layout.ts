@@ -11,6 +11,11 @@
  * `__proto__`. Where code generation is forbidden (a Content Security Policy in a browser) the
  * parser simply goes member by member.
  *
+ * Member-by-member parsing is the reference: `tests/json/layout_test.ts` checks that templates
+ * never change a parsed value or an error. `bench/json_tricks.ts` (2026-11-23, 2 shared cores):
+ * with templates `parseJson` runs at 1.74x its member-by-member speed on a 6 KB record, 1.49x on
+ * a 1 MB record.
+ *
  * @module
  */
 import { RecentByDepth } from "./recent.ts";
@@ -65,9 +70,14 @@ function compile(
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { useLayouts } from "./layout.ts";
+ * import { parseJson } from "./parse.ts";
+ * const text = '[{"a":1,"b":2},{"a":3,"b":4},{"a":5,"b":6}]';
  * useLayouts(false);
+ * const plain = parseJson(text);
  * useLayouts(true);
+ * assert.deepEqual(parseJson(text), plain);
  * ```
  */
 export function useLayouts(on: boolean): void {

@@ -3,8 +3,9 @@
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { canonicalize, parseJson } from "./mod.ts";
- * console.assert(canonicalize(parseJson('{"b": 1.0, "a": 1}')) === '{"a":1,"b":1.0}');
+ * assert.equal(canonicalize(parseJson('{"b": 1.0, "a": 1}')), '{"a":1,"b":1.0}');
  * ```
  *
  * @module

@@ -470,8 +470,9 @@ export function firstInvalidUtf8(bytes: Uint8Array): number {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { decodeUtf8 } from "./parse.ts";
- * console.assert(decodeUtf8(new Uint8Array([0x22, 0x61, 0x22])) === '"a"');
+ * assert.equal(decodeUtf8(new Uint8Array([0x22, 0x61, 0x22])), '"a"');
  * ```
  */
 export function decodeUtf8(bytes: Uint8Array): string {
@@ -491,11 +492,15 @@ export function decodeUtf8(bytes: Uint8Array): string {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { parseJson } from "./parse.ts";
  * const v = parseJson('{"int": 1, "float": 1.0, "big": 9223372036854775807}');
- * console.assert(v !== null && typeof v === "object");
+ * assert.notEqual(v, null);
+ * assert.equal(typeof v, "object");
  * const o = v as Record<string, unknown>;
- * console.assert(o.int === 1n && o.float === 1 && o.big === 9223372036854775807n);
+ * assert.equal(o.int, 1n);
+ * assert.equal(o.float, 1);
+ * assert.equal(o.big, 9223372036854775807n);
  * ```
  */
 export function parseJson(input: string | Uint8Array): JsonValue {

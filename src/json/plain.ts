@@ -14,8 +14,9 @@ export type PlainJson = null | boolean | number | string | PlainJson[] | { [k: s
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { toPlainJson } from "./plain.ts";
- * console.assert(JSON.stringify(toPlainJson({ n: 3n, x: 1.5 })) === '{"n":3,"x":1.5}');
+ * assert.equal(JSON.stringify(toPlainJson({ n: 3n, x: 1.5 })), '{"n":3,"x":1.5}');
  * ```
  */
 export function toPlainJson(v: JsonValue | undefined): PlainJson {

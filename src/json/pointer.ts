@@ -10,9 +10,10 @@ import { isJsonObject, type JsonValue } from "./value.ts";
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { getPointer } from "./pointer.ts";
- * console.assert(getPointer({ a: [{ "b/c": 1n }] }, "/a/0/b~1c") === 1n);
- * console.assert(getPointer({ a: 1n }, "/x") === undefined);
+ * assert.equal(getPointer({ a: [{ "b/c": 1n }] }, "/a/0/b~1c"), 1n);
+ * assert.equal(getPointer({ a: 1n }, "/x"), undefined);
  * ```
  */
 export function getPointer(value: JsonValue, pointer: string): JsonValue | undefined {

@@ -54,8 +54,9 @@ function write(v: unknown, indent: string, step: string, depth: number): string 
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { prettyJson } from "./pretty.ts";
- * console.assert(prettyJson({ value: 50, n: 3n }) === '{\n  "value": 50.0,\n  "n": 3\n}\n');
+ * assert.equal(prettyJson({ value: 50, n: 3n }), '{\n  "value": 50.0,\n  "n": 3\n}\n');
  * ```
  */
 export function prettyJson(value: JsonValue, indent = 2): string {

@@ -11,8 +11,10 @@
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { sameKeys } from "./recent.ts";
- * console.assert(sameKeys(["a", "b"], ["a", "b"]) && !sameKeys(["a", "b"], ["b", "a"]));
+ * assert.ok(sameKeys(["a", "b"], ["a", "b"]));
+ * assert.ok(!sameKeys(["a", "b"], ["b", "a"]));
  * ```
  */
 export function sameKeys(a: readonly string[], b: readonly string[]): boolean {
@@ -26,10 +28,12 @@ export function sameKeys(a: readonly string[], b: readonly string[]): boolean {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { RecentByDepth } from "./recent.ts";
  * const recent = new RecentByDepth<{ keys: string[]; n: number }>(2);
  * recent.add(0, { keys: ["a"], n: 1 });
- * console.assert(recent.find(0, ["a"])?.n === 1 && recent.find(1, ["a"]) === undefined);
+ * assert.equal(recent.find(0, ["a"])?.n, 1);
+ * assert.equal(recent.find(1, ["a"]), undefined);
  * ```
  */
 export class RecentByDepth<T extends { readonly keys: readonly string[] }> {

@@ -18,9 +18,10 @@ export const INT_MAX: bigint = 2n ** 63n - 1n;
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { PyInt } from "./value.ts";
  * import { canonicalize } from "./canonical.ts";
- * console.assert(canonicalize({ n: new PyInt(3), x: 3 }) === '{"n":3,"x":3.0}');
+ * assert.equal(canonicalize({ n: new PyInt(3), x: 3 }), '{"n":3,"x":3.0}');
  * ```
  */
 export class PyInt {
@@ -71,8 +72,9 @@ export type JsonValue =
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { int } from "./value.ts";
- * console.assert(int(200) === 200n);
+ * assert.equal(int(200), 200n);
  * ```
  */
 export function int(value: number | bigint): bigint {
@@ -87,8 +89,11 @@ export function int(value: number | bigint): bigint {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { isInt, PyInt } from "./value.ts";
- * console.assert(isInt(1n) && isInt(new PyInt(1)) && !isInt(1));
+ * assert.ok(isInt(1n));
+ * assert.ok(isInt(new PyInt(1)));
+ * assert.ok(!isInt(1));
  * ```
  */
 export function isInt(value: unknown): value is bigint | PyInt {
@@ -100,8 +105,10 @@ export function isInt(value: unknown): value is bigint | PyInt {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { toNumber } from "./value.ts";
- * console.assert(toNumber(200n) === 200 && toNumber(1.5) === 1.5);
+ * assert.equal(toNumber(200n), 200);
+ * assert.equal(toNumber(1.5), 1.5);
  * ```
  */
 export function toNumber(value: JsonValue): number {
@@ -141,9 +148,10 @@ export function setMember(obj: JsonObject, key: string, value: JsonValue): void 
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { mapJson } from "./value.ts";
  * const doubled = mapJson({ a: [1.5, 2n] }, (x) => typeof x === "number" ? x * 2 : x);
- * console.assert(JSON.stringify(doubled, (_k, v) => typeof v === "bigint" ? String(v) : v) === '{"a":[3,"2"]}');
+ * assert.ok(JSON.stringify(doubled, (_k, v) => typeof v === "bigint" ? String(v) : v) === '{"a":[3,"2"]}');
  * ```
  */
 export function mapJson<T>(

@@ -2,7 +2,8 @@
  * MCP resources, generated from the operation registry: every operation with an MCP resource
  * binding becomes a resource (stored proof records as `empiric://proofs/<proof_id>`, the stored
  * file's exact text; the newest entries of the index as `empiric://proofs`; scenarios as
- * `empiric://scenarios/<name>`, the object of `get_scenario_claim`), all `application/json`,
+ * `empiric://scenarios/<name>`, the object of `get_scenario_claim`; a stored record's Markdown
+ * report as `empiric://proofs/<proof_id>/report`), `application/json` unless the binding says,
  * read, listed and completed through `invoke` with this server's caller class, so an agent can
  * read them without a tool call and under the same rules as the tools.
  *
@@ -60,9 +61,7 @@ function reader(op: Operation, ctx: McpContext) {
       }
       throw new Error(`${err.code}: ${err.message}`, { cause: e });
     }
-    return {
-      contents: [{ uri: uri.href, mimeType: op.mcp?.resource?.mimeType ?? JSON_TYPE, text }],
-    };
+    return { contents: [{ uri: uri.href, mimeType: r.mimeType ?? JSON_TYPE, text }] };
   };
 }
 

@@ -71,10 +71,15 @@ function idOf(head: string): string | number | null {
  *   log: () => {},
  * });
  * const seen: unknown[] = [];
- * t.onmessage = (m) => seen.push(m);
+ * // Input ends with the ping unanswered: the transport stays open until it is answered.
+ * t.onmessage = (m) => {
+ *   seen.push(m);
+ *   void t.send({ jsonrpc: "2.0", id: 1, result: {} });
+ * };
  * await t.start();
  * await t.closed;
  * assert.equal(JSON.parse(out[0]).error.code, -32700);
+ * assert.deepEqual(JSON.parse(out[1]), { jsonrpc: "2.0", id: 1, result: {} });
  * assert.deepEqual(seen, [{ jsonrpc: "2.0", id: 1, method: "ping" }]);
  * ```
  */
@@ -90,6 +95,9 @@ export class LineTransport implements Transport {
   #reader?: ReadableStreamDefaultReader<Uint8Array>;
   #isClosed = false;
   #writes: Promise<void> = Promise.resolve();
+  /** Requests received and not answered yet (answered before closing at end of input). */
+  #pending = new Set<string | number>();
+  #drained?: () => void;
 
   constructor(options: LineTransportOptions) {
     this.#options = options;
@@ -147,6 +155,11 @@ export class LineTransport implements Transport {
         }
       }
       if (size > 0 && !skipping) await this.#line(concat(parts, size));
+      // End of input: a client that wrote its requests and closed its side (`printf … | empiric
+      // mcp serve`) still gets every answer before the server stops.
+      if (this.#pending.size > 0) {
+        await new Promise<void>((resolve) => (this.#drained = resolve));
+      }
     } catch (e) {
       if (!this.#isClosed) this.onerror?.(e as Error);
     } finally {
@@ -169,6 +182,7 @@ export class LineTransport implements Transport {
       isJSONRPCRequest(value) || isJSONRPCNotification(value) || isJSONRPCResultResponse(value) ||
       isJSONRPCErrorResponse(value)
     ) {
+      if (isJSONRPCRequest(value)) this.#pending.add(value.id);
       this.onmessage?.(value as JSONRPCMessage);
       return;
     }
@@ -201,7 +215,19 @@ export class LineTransport implements Transport {
 
   send(message: JSONRPCMessage): Promise<void> {
     if (this.#isClosed) return Promise.resolve();
-    return this.#write(message);
+    const written = this.#write(message);
+    if (isJSONRPCResultResponse(message) || isJSONRPCErrorResponse(message)) {
+      const id = (message as { id?: string | number }).id;
+      if (id !== undefined) this.#pending.delete(id);
+      if (this.#pending.size === 0) void written.finally(() => this.#drained?.());
+    }
+    return written.catch(async (e) => {
+      // The client is gone (its end of the pipe closed): stop, nobody reads the answers.
+      this.#pending.clear();
+      this.#drained?.();
+      await this.close();
+      throw e;
+    });
   }
 
   async close(): Promise<void> {

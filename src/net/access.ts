@@ -17,9 +17,13 @@ const encoder = new TextEncoder();
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { isLoopbackHost } from "./access.ts";
- * console.assert(isLoopbackHost("127.0.0.1") && isLoopbackHost("[::1]") && isLoopbackHost("localhost"));
- * console.assert(!isLoopbackHost("0.0.0.0") && !isLoopbackHost("192.168.1.4"));
+ * assert.ok(isLoopbackHost("127.0.0.1"));
+ * assert.ok(isLoopbackHost("[::1]"));
+ * assert.ok(isLoopbackHost("localhost"));
+ * assert.ok(!isLoopbackHost("0.0.0.0"));
+ * assert.ok(!isLoopbackHost("192.168.1.4"));
  * ```
  */
 export function isLoopbackHost(host: string): boolean {
@@ -35,8 +39,10 @@ export function isLoopbackHost(host: string): boolean {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { checkToken } from "./access.ts";
  * checkToken("0123456789abcdef0123", "HTTP");
+ * assert.throws(() => checkToken("short", "HTTP"), /at least/);
  * ```
  */
 export function checkToken(token: string, surface: string): void {
@@ -58,9 +64,10 @@ export function checkToken(token: string, surface: string): void {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { tokenMatches } from "./access.ts";
- * console.assert(tokenMatches("s3cret-token-0123456789", "s3cret-token-0123456789"));
- * console.assert(!tokenMatches("s3cret-token-0123456789", "s3cret-token-0123456780"));
+ * assert.ok(tokenMatches("s3cret-token-0123456789", "s3cret-token-0123456789"));
+ * assert.ok(!tokenMatches("s3cret-token-0123456789", "s3cret-token-0123456780"));
  * ```
  */
 export function tokenMatches(expected: string | Uint8Array, presented: string): boolean {

@@ -13,7 +13,7 @@ import { z } from "zod";
 import { EmpiricError, UsageError } from "../errors/errors.ts";
 import type { ErrorCode } from "../errors/codes.ts";
 import { auditProof, auditReason, type AuditResult } from "../run/audit.ts";
-import { bundlePaths } from "../run/bundle.ts";
+import { bundlePaths } from "../run/bundle_paths.ts";
 import type { OpContext } from "./context.ts";
 import { defineOperation } from "./operation.ts";
 import { COMPONENTS, ProblemSchema, ProofId } from "./schemas.ts";
@@ -217,12 +217,8 @@ export const getProofObservationsOp = defineOperation({
     response: "The observations file (JSON Lines)",
     errors: [400, 404],
     rawBody: (out) => out.observations_jsonl,
-    rawMediaType: "application/jsonl",
-    rawBodySchema: z.string().register(COMPONENTS, {
-      id: "ObservationsFile",
-      description:
-        "JSON Lines: one canonical observation object per line (docs/statistics.md, Observations)",
-    }),
+    rawContentType: () => "application/jsonl",
+    rawContentTypes: ["application/jsonl"],
   },
   mcp: {
     resource: {

@@ -4,5 +4,6 @@
  *
  * @module
  */
-export { DEFAULT_EVENT_SOURCE } from "../export/common.ts";
+export { DEFAULT_EVENT_SOURCE } from "../export/source.ts";
+export { DEFAULT_DEMO_KEY } from "../crypto/keys.ts";
 export type { RunProgress } from "../run/execute.ts";

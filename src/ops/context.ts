@@ -12,10 +12,12 @@ import type { ResolvedKey } from "../crypto/keys.ts";
 import type { RunProgress } from "../run/execute.ts";
 import type { RunOutput } from "../run/run.ts";
 import type { RegistrationTrust } from "../attest/registration.ts";
-import { ScenarioCatalog } from "../scenario/catalog.ts";
+import type { CatalogListing, CatalogMode, ScenarioCatalog } from "../scenario/catalog.ts";
+import type { ResolvedScenario } from "../scenario/resolve.ts";
 import { parseSubstrateSpec, type SubstrateSpec } from "../substrate/spec.ts";
-import type { ProofStore } from "../store/store.ts";
+import type { ProofStore } from "../store/types.ts";
 import type { OpsEnvironment } from "./environment.ts";
+import { loadModule } from "../lazy/load.ts";
 import type { Operation } from "./operation.ts";
 
 /**
@@ -31,7 +33,10 @@ export interface OpHostOptions {
   env: OpsEnvironment;
   /** The key records are verified and signed with (a run needs one). */
   key?: ResolvedKey;
-  /** The proof store directory (opened, and created, on first use). */
+  /**
+   * The proof store: a directory, or a `postgres://` / `postgresql://` URL (opened, and
+   * created, on first use).
+   */
   store?: string;
   /** Directory searched for scenario files (default `scenarios`). */
   scenarioDir?: string;
@@ -42,8 +47,9 @@ export interface OpHostOptions {
   /** Where diagnostics go (stderr, a log). */
   log?: (line: string) => void;
   /**
-   * Create the store directory when it does not exist (default true). Read-only commands
-   * pass false: a missing store is `not_found`, and nothing is created.
+   * Create the store when it does not exist (default true): the directory, or the database's
+   * tables. Read-only commands pass false: a missing store is `not_found`, and nothing is
+   * created.
    */
   createStore?: boolean;
   /** Added to the message when the store cannot be opened (how to point at another one). */
@@ -64,14 +70,13 @@ export interface OpHost {
   readonly startedAt: number;
   /** The proof store, opened on first use (`io_error` when it cannot be). */
   store(): Promise<ProofStore>;
-  /** Close the store if it was opened. */
-  close(): void;
+  /** Close the store if it was opened (its connections, for a database). */
+  close(): Promise<void>;
 }
 
 /** Build the host (the store is opened lazily, so tools that need none work without one). */
 export function createOpHost(options: OpHostOptions): OpHost {
   let opening: Promise<ProofStore> | undefined;
-  let opened: ProofStore | undefined;
   return {
     caller: options.caller,
     env: options.env,
@@ -86,13 +91,17 @@ export function createOpHost(options: OpHostOptions): OpHost {
       if (options.store === undefined) {
         return Promise.reject(new UsageError("no proof store is configured (--store)"));
       }
-      opening ??= import("../store/store.ts").then((m) =>
-        m.ProofStore.open(options.store!, { create: options.createStore ?? true })
+      opening ??= loadModule<typeof import("../store/store.ts")>(
+        "../store/store.ts",
+        import.meta.url,
+      ).then((m) =>
+        m.openStore(options.store!, {
+          create: options.createStore ?? true,
+          env: (name) => options.env.env(name),
+          readText: (path) => options.env.readText(path),
+        })
       )
-        .then((s) => {
-          opened = s;
-          return s;
-        }, (e) => {
+        .catch((e) => {
           opening = undefined;
           const hint = options.storeHint ? ` (${options.storeHint})` : "";
           if (e instanceof EmpiricError) {
@@ -102,10 +111,12 @@ export function createOpHost(options: OpHostOptions): OpHost {
         });
       return opening;
     },
-    close() {
-      opened?.close();
-      opened = undefined;
+    async close() {
+      const pending = opening;
       opening = undefined;
+      // A store still opening is closed once it is open.
+      const s = await pending?.catch(() => undefined);
+      await s?.close();
     },
   };
 }
@@ -133,25 +144,52 @@ export interface CallOptions {
 /** What an implementation sees: the host, the call, and the caller's rules applied. */
 export interface OpContext extends OpHost, CallOptions {
   /** Scenarios as this caller may name them. */
-  readonly scenarios: ScenarioCatalog;
+  readonly scenarios: Catalog;
   /** Check a substrate specification under this caller's rules. */
   substrate(spec: string): SubstrateSpec;
   /** A server path as this caller may see it (relative for network callers). */
   shownPath(path: string, base?: string): string;
 }
 
-/** The scenario catalog a caller sees: listed names only for network callers. */
+/** The scenarios a caller may name (src/scenario/catalog.ts, loaded on first use). */
+export interface Catalog {
+  readonly dir: string;
+  readonly mode: CatalogMode;
+  /** The scenarios listed, and the files that failed to load. */
+  list(): Promise<CatalogListing>;
+  /** Resolve a caller's name (`not_found` unless this caller may name it). */
+  resolve(name: string): Promise<ResolvedScenario>;
+}
+
+/**
+ * The scenario catalog a caller sees: listed names only for network callers. The catalog (and
+ * the YAML parser and scenario schema behind it) loads on first use.
+ */
 export function scenarioCatalog(
   env: OpsEnvironment,
   scenarioDir: string,
   caller: Caller,
-): ScenarioCatalog {
-  return new ScenarioCatalog(scenarioDir, caller === "network" ? "listed" : "paths", {
-    listDir: (p) => env.listDir(p),
-    readRegularText: (p, max) => env.readRegularText(p, max),
-    readText: (p) => env.readText(p),
-    files: { readFile: (p) => env.readFile(p), fetch: (u) => env.fetchBytes(u) },
-  });
+): Catalog {
+  const mode: CatalogMode = caller === "network" ? "listed" : "paths";
+  let catalog: Promise<ScenarioCatalog> | undefined;
+  const load = () =>
+    catalog ??= loadModule<typeof import("../scenario/catalog.ts")>(
+      "../scenario/catalog.ts",
+      import.meta.url,
+    ).then((m) =>
+      new m.ScenarioCatalog(scenarioDir, mode, {
+        listDir: (p) => env.listDir(p),
+        readRegularText: (p, max) => env.readRegularText(p, max),
+        readText: (p) => env.readText(p),
+        files: { readFile: (p) => env.readFile(p), fetch: (u) => env.fetchBytes(u) },
+      })
+    );
+  return {
+    dir: scenarioDir,
+    mode,
+    list: async () => (await load()).list(),
+    resolve: async (name) => (await load()).resolve(name),
+  };
 }
 
 function contextFor(host: OpHost, call: CallOptions): OpContext {

@@ -8,6 +8,7 @@ import { BUILD_COMMIT } from "../build_info.ts";
 import { RESULT_LIBRARIES } from "../run/libraries.ts";
 import type { RuntimeInfo } from "../run/run.ts";
 import type { OpsEnvironment } from "./environment.ts";
+import { cpuModelFromCpuinfo, firstLine, interpreterOf } from "./host_facts.ts";
 import { ScenarioError } from "../errors/errors.ts";
 
 async function git(args: string[]): Promise<string | undefined> {
@@ -101,6 +102,7 @@ export async function denoOpsEnvironment(): Promise<OpsEnvironment> {
       typescript: Deno.version.typescript,
       os: Deno.build.os,
       arch: Deno.build.arch,
+      ...await cpuFacts(),
     },
     libraries: { ...RESULT_LIBRARIES },
   };
@@ -147,5 +149,46 @@ export async function denoOpsEnvironment(): Promise<OpsEnvironment> {
       return await git(["-C", dir, "rev-parse", "HEAD"]);
     },
     exists: (p) => Deno.stat(p).then(() => true, () => false),
+    substrateRuntime: (argv) => interpreterVersion(argv),
   };
+}
+
+/** CPU model and logical core count, as far as this OS tells them without privileges. */
+async function cpuFacts(): Promise<Record<string, string>> {
+  const out: Record<string, string> = {};
+  if (navigator.hardwareConcurrency > 0) out.cpu_cores = String(navigator.hardwareConcurrency);
+  let model: string | undefined;
+  if (Deno.build.os === "linux") {
+    model = await Deno.readTextFile("/proc/cpuinfo").then(cpuModelFromCpuinfo, () => undefined);
+  } else if (Deno.build.os === "darwin") {
+    model = await run(["sysctl", "-n", "machdep.cpu.brand_string"]);
+  } else if (Deno.build.os === "windows") {
+    model = Deno.env.get("PROCESSOR_IDENTIFIER");
+  }
+  if (model) out.cpu_model = model;
+  return out;
+}
+
+/** `<interpreter> --version` of a `cmd:` substrate's command line (2 s at most), or undefined. */
+async function interpreterVersion(argv: readonly string[]): Promise<string | undefined> {
+  const interpreter = interpreterOf(argv);
+  if (interpreter === undefined) return undefined;
+  return await run([interpreter, /java$/i.test(interpreter) ? "-version" : "--version"]);
+}
+
+async function run(argv: string[]): Promise<string | undefined> {
+  try {
+    const out = await new Deno.Command(argv[0], {
+      args: argv.slice(1),
+      stdin: "null",
+      stdout: "piped",
+      stderr: "piped",
+      signal: AbortSignal.timeout(2000),
+    }).output();
+    if (!out.success) return undefined;
+    const dec = new TextDecoder();
+    return firstLine(dec.decode(out.stdout)) ?? firstLine(dec.decode(out.stderr));
+  } catch {
+    return undefined;
+  }
 }

@@ -34,4 +34,9 @@ export interface OpsEnvironment {
   gitCommit(path: string): Promise<string | undefined>;
   /** Whether a path exists. */
   exists(path: string): Promise<boolean>;
+  /**
+   * The runtime a `cmd:` substrate's command line runs on (`Python 3.11.7`), when it can be
+   * known; undefined otherwise. Optional: environments without it record no substrate runtime.
+   */
+  substrateRuntime?(argv: readonly string[]): Promise<string | undefined>;
 }

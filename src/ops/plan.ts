@@ -6,10 +6,10 @@
  * @module
  */
 import { z } from "zod";
-import { loadDatasets } from "../scenario/load.ts";
-import { type PlanReport, planScenario } from "../run/plan.ts";
+import type { PlanReport } from "../run/plan.ts";
 import type { OpContext } from "./context.ts";
 import { defineOperation } from "./operation.ts";
+import { loadModule } from "../lazy/load.ts";
 import { COMPONENTS, ScenarioNameSchema } from "./schemas.ts";
 
 /** Input of `plan`. */
@@ -63,6 +63,14 @@ export async function planScenarioReport(
   input: z.infer<typeof PlanInput>,
   ctx: Pick<OpContext, "scenarios">,
 ): Promise<PlanResult> {
+  const { loadDatasets } = await loadModule<typeof import("../scenario/load.ts")>(
+    "../scenario/load.ts",
+    import.meta.url,
+  );
+  const { planScenario } = await loadModule<typeof import("../run/plan.ts")>(
+    "../run/plan.ts",
+    import.meta.url,
+  );
   const resolved = await ctx.scenarios.resolve(input.scenario);
   const s = resolved.scenario;
   const datasets = await loadDatasets(s, resolved.origin.path, resolved.files);

@@ -6,10 +6,11 @@
  */
 import { z } from "zod";
 import { toPlainJson } from "../json/plain.ts";
-import { configHash, scenarioValue } from "../scenario/load.ts";
+
 import type { ResolvedScenario } from "../scenario/resolve.ts";
 import type { OpContext } from "./context.ts";
 import { defineOperation } from "./operation.ts";
+import { loadModule } from "../lazy/load.ts";
 import { COMPONENTS, ScenarioNameSchema, ThresholdSchema } from "./schemas.ts";
 
 /** One scenario in `list_scenarios`. */
@@ -60,6 +61,13 @@ export const ScenarioClaimOutput = z.object({
   metrics: z.record(z.string(), z.unknown()),
   default_substrate: z.string().nullable(),
   config_hash: z.string().regex(/^[0-9a-f]{64}$/),
+  data_hash: z.string().regex(/^[0-9a-f]{64}$/).nullable().describe(
+    "SHA-256 over the datasets' content hashes, as a run records it; null when a dataset cannot be read now (data_error says why)",
+  ),
+  data_error: z.string().optional().describe("why data_hash is null"),
+  analysis_plan: z.string().describe(
+    "the analysis plan text a run records in pre_registration.analysis_plan",
+  ),
   origin: z.enum(["builtin", "file"]),
   path: z.string(),
 }).register(COMPONENTS, { id: "ScenarioClaim" });
@@ -133,8 +141,9 @@ export const getScenarioClaimOp = defineOperation({
   description:
     "Read one scenario's pre-registered claim before running it: the statement, how it is " +
     "operationalized, the threshold, H0 and H1, the datasets, the probe, the per-item metrics, " +
-    "the analysis plan (statistics, intervals, confidence, seed, minimum n, decision rule) and " +
-    "config_hash (SHA-256 of the normalized scenario, as recorded in proofs). `name` is a name " +
+    "the analysis plan (statistics, intervals, confidence, seed, minimum n, decision rule), and " +
+    "the pre-registration a run will record: config_hash (SHA-256 of the normalized scenario), " +
+    "data_hash (of the datasets) and the analysis plan text. `name` is a name " +
     "from list_scenarios. The same object is the resource empiric://scenarios/<name>.",
   access: "read",
   exposure: ["scenario-listed", "no-server-paths"],
@@ -180,8 +189,21 @@ export const getScenarioClaimOp = defineOperation({
     },
   },
   run: async (input, ctx) => {
+    const { configHash, dataHash, loadDatasets, scenarioValue } = await loadModule<
+      typeof import("../scenario/load.ts")
+    >("../scenario/load.ts", import.meta.url);
+    const { analysisPlanText } = await loadModule<typeof import("../run/analyze.ts")>(
+      "../run/analyze.ts",
+      import.meta.url,
+    );
     const r = await ctx.scenarios.resolve(input.name);
     const v = toPlainJson(scenarioValue(r.scenario)) as Record<string, unknown>;
+    let data: { data_hash: string | null; data_error?: string };
+    try {
+      data = { data_hash: await dataHash(await loadDatasets(r.scenario, r.origin.path, r.files)) };
+    } catch (e) {
+      data = { data_hash: null, data_error: (e as Error).message };
+    }
     return {
       name: r.scenario.name,
       title: r.scenario.title,
@@ -192,6 +214,8 @@ export const getScenarioClaimOp = defineOperation({
       metrics: v.metrics as ScenarioClaim["metrics"],
       default_substrate: r.scenario.default_substrate ?? null,
       config_hash: await configHash(r.scenario),
+      ...data,
+      analysis_plan: analysisPlanText(r.scenario),
       origin: r.origin.kind,
       path: shown(r, ctx),
     };

@@ -10,14 +10,12 @@
  * @module
  */
 import { z } from "zod";
-import { importPublicKey } from "../attest/keys.ts";
-import { readPolicy } from "../attest/policy.ts";
-import { VERIFICATION_STEPS, verifyAttestation } from "../attest/verify.ts";
+import { VERIFICATION_STEPS } from "../attest/steps.ts";
 import { parseJson } from "../json/parse.ts";
 import type { JsonObject, JsonValue } from "../json/value.ts";
-import { isSigstoreBundle } from "../attest/dsse.ts";
 import { toPlainJson } from "../json/plain.ts";
 import { defineOperation } from "./operation.ts";
+import { loadModule } from "../lazy/load.ts";
 import { COMPONENTS } from "./schemas.ts";
 
 /** Input of `verify_attestation`. */
@@ -80,6 +78,13 @@ export type VerifyAttestationResult = z.infer<typeof VerifyAttestationOutput>;
 export async function verifyAttestationOp(
   input: z.infer<typeof VerifyAttestationInput>,
 ): Promise<VerifyAttestationResult> {
+  const load = <T>(spec: string) => loadModule<T>(spec, import.meta.url);
+  const { importPublicKey } = await load<typeof import("../attest/keys.ts")>("../attest/keys.ts");
+  const { readPolicy } = await load<typeof import("../attest/policy.ts")>("../attest/policy.ts");
+  const { verifyAttestation } = await load<typeof import("../attest/verify.ts")>(
+    "../attest/verify.ts",
+  );
+  const { isSigstoreBundle } = await load<typeof import("../attest/dsse.ts")>("../attest/dsse.ts");
   const publicKeys = [];
   for (const [i, pem] of (input.public_keys ?? []).entries()) {
     publicKeys.push(await importPublicKey(pem, `public_keys[${i}]`));
@@ -95,7 +100,9 @@ export async function verifyAttestationOp(
     // verification reports the parse error with its code and position
   }
   if (parsed !== undefined && isSigstoreBundle(parsed)) {
-    const { envelopeFromBundle } = await import("../attest/sigstore.ts");
+    const { envelopeFromBundle } = await load<typeof import("../attest/sigstore.ts")>(
+      "../attest/sigstore.ts",
+    );
     envelope = envelopeFromBundle(parsed) as unknown as JsonObject;
   }
   const r = await verifyAttestation(envelope, { publicKeys, policy });

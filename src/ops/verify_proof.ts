@@ -7,11 +7,14 @@
 import { z } from "zod";
 import { toPlainJson } from "../json/plain.ts";
 import type { Problem } from "../errors/errors.ts";
-import { verifyRecord, type VerifyResult } from "../record/verify.ts";
+import type { VerifyResult } from "../record/verify.ts";
 import { traceVerify } from "../telemetry/instrument.ts";
 import { defineOperation } from "./operation.ts";
+import { loadModule } from "../lazy/load.ts";
 import type { ErrorCode } from "../errors/codes.ts";
 import { COMPONENTS, ProblemSchema } from "./schemas.ts";
+
+let verifier: Promise<typeof import("../record/verify.ts")> | undefined;
 
 /** The result object of `verify_proof` (JSON-ready: no bigints). */
 export interface VerifyProofResult {
@@ -42,6 +45,10 @@ export async function verifyProofImpl(
   proofJson: string | Uint8Array,
   options: { key?: Uint8Array<ArrayBuffer> } = {},
 ): Promise<VerifyProofResult> {
+  // Loaded on first use, so that declaring the operation (every surface's start-up) costs
+  // nothing: the record schema's validator is heavy.
+  verifier ??= loadModule("../record/verify.ts", import.meta.url);
+  const { verifyRecord } = await verifier;
   return await traceVerify(options.key !== undefined, async () => {
     const r = await verifyRecord(proofJson, options);
     return {

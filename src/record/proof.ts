@@ -38,11 +38,12 @@ function asBytes(key: Uint8Array): Uint8Array<ArrayBuffer> {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { parseProof } from "./proof.ts";
  * try {
  *   parseProof('{"identity": {}}');
  * } catch (e) {
- *   console.assert((e as { code: string }).code === "schema_invalid");
+ *   assert.equal((e as { code: string }).code, "schema_invalid");
  * }
  * ```
  */
@@ -94,10 +95,11 @@ export async function verifySignature(proof: Proof, keyBytes: Uint8Array): Promi
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { signCanonical } from "./proof.ts";
  * import { PyInt } from "../json/value.ts";
  * const sig = await signCanonical({ n: new PyInt(1), x: 1.5 }, new TextEncoder().encode("k".repeat(32)));
- * console.assert(/^[0-9a-f]{64}$/.test(sig));
+ * assert.ok(/^[0-9a-f]{64}$/.test(sig));
  * ```
  */
 export async function signCanonical(value: JsonValue, keyBytes: Uint8Array): Promise<string> {

@@ -29,11 +29,12 @@ const PROOF_ID_PATH = ["identity", "proof_id"] as const;
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { canonicalBodies } from "./sign.ts";
  * const b = canonicalBodies({ identity: { proof_id: "x", a: 1n }, signature: { signature: "s" } });
  * const text = (parts: readonly Uint8Array[]) => parts.map((p) => new TextDecoder().decode(p)).join("");
- * console.assert(text([b.signed]) === '{"identity":{"a":1,"proof_id":"x"}}');
- * console.assert(text(b.idless) === '{"identity":{"a":1}}');
+ * assert.equal(text([b.signed]), '{"identity":{"a":1,"proof_id":"x"}}');
+ * assert.equal(text(b.idless), '{"identity":{"a":1}}');
  * ```
  */
 export function canonicalBodies(record: JsonObject): CanonicalBodies {
@@ -49,9 +50,10 @@ export function canonicalBodies(record: JsonObject): CanonicalBodies {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { computeProofId } from "./sign.ts";
  * const id = await computeProofId({ identity: { created_at: "2026-01-01T00:00:00Z" } });
- * console.assert(/^[0-9a-f]{64}$/.test(id));
+ * assert.ok(/^[0-9a-f]{64}$/.test(id));
  * ```
  */
 export async function computeProofId(record: JsonObject): Promise<string> {
@@ -95,8 +97,9 @@ export async function signRecord(
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { recordBody } from "./sign.ts";
- * console.assert(!("signature" in recordBody({ identity: {}, signature: { signature: "x" } })));
+ * assert.ok(!("signature" in recordBody({ identity: {}, signature: { signature: "x" } })));
  * ```
  */
 export function recordBody(record: ProofRecord | JsonObject): JsonObject {

@@ -8,7 +8,27 @@ import { DEMO_KEY_BYTES } from "../crypto/keys.ts";
 import { verifyRecord } from "./verify.ts";
 
 /** What kind of document a JSON value is. */
-export type DocumentKind = "proof" | "unknown";
+export type DocumentKind =
+  | "proof"
+  | "dsse-envelope"
+  | "in-toto-statement"
+  | "cloudevent"
+  | "ro-crate-metadata"
+  | "openlineage-event"
+  | "unknown";
+
+/** For each kind that is not a record, the command that reads it. */
+export const READ_WITH: Readonly<Record<DocumentKind, string | null>> = {
+  proof: null,
+  "dsse-envelope":
+    "empiric verify-dsse FILE --public-key KEY.pub (or --dsse-key-file for HMAC envelopes)",
+  "in-toto-statement": "the record is its predicate: empiric export dsse wraps and signs it",
+  cloudevent: "empiric import cloudevent FILE --key-file KEY",
+  "ro-crate-metadata":
+    "the record is proof.json in the same crate: empiric schema validate CRATE/proof.json",
+  "openlineage-event": "sent to a lineage server; the record's id is in run.facets.empiric",
+  unknown: null,
+};
 
 /** The summary of one file: the SPEC's four labelled lines plus demo-key status. */
 export interface RecordSummary {
@@ -21,19 +41,44 @@ export interface RecordSummary {
   demo_key_verifies: boolean | null;
   proof_id: string | null;
   outcome: string | null;
+  /** The command that reads this kind of document, when it is not a record. */
+  read_with: string | null;
 }
 
 /**
- * Detect the document kind: a proof has `identity` and `signature` objects.
+ * Detect the document kind: a proof record, or one of the export formats empiric writes
+ * (DSSE envelope, in-toto Statement, CloudEvent, RO-Crate metadata, OpenLineage event).
  *
  * @example
  * ```ts
+ * import { deepStrictEqual as assertEquals } from "node:assert/strict";
  * import { detectKind } from "./summary.ts";
- * console.assert(detectKind({ identity: {}, signature: {} }) === "proof");
+ * assertEquals(detectKind({ identity: {}, claim: {} }), "proof");
+ * assertEquals(detectKind({ payloadType: "application/vnd.in-toto+json", payload: "", signatures: [] }), "dsse-envelope");
+ * assertEquals(detectKind({ specversion: "1.0", type: "t", source: "s", id: "1" }), "cloudevent");
+ * assertEquals(detectKind([1]), "unknown");
  * ```
  */
 export function detectKind(value: JsonValue): DocumentKind {
-  if (isJsonObject(value) && isJsonObject(value.identity) && "claim" in value) return "proof";
+  if (!isJsonObject(value)) return "unknown";
+  if (isJsonObject(value.identity) && "claim" in value) return "proof";
+  if (typeof value.payloadType === "string" && "payload" in value && "signatures" in value) {
+    return "dsse-envelope";
+  }
+  if (typeof value._type === "string" && value._type.startsWith("https://in-toto.io/Statement")) {
+    return "in-toto-statement";
+  }
+  if (typeof value.specversion === "string" && "type" in value && "source" in value) {
+    return "cloudevent";
+  }
+  const context = value["@context"];
+  const contextText = typeof context === "string" ? context : JSON.stringify(context ?? "");
+  if (contextText.includes("w3id.org/ro/crate") && Array.isArray(value["@graph"])) {
+    return "ro-crate-metadata";
+  }
+  if (typeof value.eventType === "string" && isJsonObject(value.run) && "producer" in value) {
+    return "openlineage-event";
+  }
   return "unknown";
 }
 
@@ -43,8 +88,9 @@ export function detectKind(value: JsonValue): DocumentKind {
  * @example
  * ```ts
  * import { summarizeRecord } from "./summary.ts";
+ * import { deepStrictEqual as assertEquals } from "node:assert/strict";
  * const s = await summarizeRecord("x.json", { a: 1n });
- * console.assert(s.kind === "unknown" && s.signature === null);
+ * assertEquals([s.kind, s.signature], ["unknown", null]);
  * ```
  */
 export async function summarizeRecord(path: string, value: JsonValue): Promise<RecordSummary> {
@@ -64,6 +110,7 @@ export async function summarizeRecord(path: string, value: JsonValue): Promise<R
     demo_key_verifies: demo,
     proof_id: typeof identity.proof_id === "string" ? identity.proof_id : null,
     outcome: typeof verdict.outcome === "string" ? verdict.outcome : null,
+    read_with: READ_WITH[kind],
   };
 }
 
@@ -73,8 +120,9 @@ export async function summarizeRecord(path: string, value: JsonValue): Promise<R
  * @example
  * ```ts
  * import { formatSummary } from "./summary.ts";
- * const text = formatSummary({ path: "p.json", kind: "proof", schema_version: "1.0", signature: "ab12…", demo_key_verifies: false, proof_id: null, outcome: null });
- * console.assert(text.split("\n")[0] === "path:           p.json");
+ * import { deepStrictEqual as assertEquals } from "node:assert/strict";
+ * const text = formatSummary({ path: "p.json", kind: "proof", schema_version: "1.0", signature: "ab12…", demo_key_verifies: false, proof_id: null, outcome: null, read_with: null });
+ * assertEquals(text.split("\n")[0], "path:           p.json");
  * ```
  */
 export function formatSummary(s: RecordSummary): string {
@@ -93,5 +141,6 @@ export function formatSummary(s: RecordSummary): string {
       }`,
     );
   }
+  if (s.read_with !== null) lines.push(`read with:      ${s.read_with}`);
   return lines.join("\n");
 }

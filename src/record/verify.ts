@@ -81,9 +81,11 @@ function result(partial: Partial<VerifyResult>, problems: Problem[]): VerifyResu
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { verifyRecord } from "./verify.ts";
  * const r = await verifyRecord('{"identity": 1}');
- * console.assert(!r.valid && r.reason === "schema_invalid");
+ * assert.ok(!r.valid);
+ * assert.equal(r.reason, "schema_invalid");
  * ```
  */
 export async function verifyRecord(

@@ -23,14 +23,7 @@ import { scenarioValue } from "../scenario/load.ts";
 import type { Scenario } from "../scenario/types.ts";
 import { type Observation, ObservationSchema } from "./observation.ts";
 
-/** The file name suffix of each bundle part beside `<record>.json`. */
-export const BUNDLE_SUFFIXES = {
-  observations: ".observations.jsonl",
-  scenario: ".scenario.json",
-} as const;
-
-/** Name of a bundle part. */
-export type BundlePart = keyof typeof BUNDLE_SUFFIXES;
+export { BUNDLE_SUFFIXES, type BundlePart, bundlePaths } from "./bundle_paths.ts";
 
 /** The bundle parts of a run, as the exact bytes written beside the record. */
 export interface BundleBytes {
@@ -43,28 +36,6 @@ export const OBSERVATIONS_DATASET = "observations";
 
 /** The `source` of that dataset: the file's name inside a bundle. */
 export const OBSERVATIONS_SOURCE = "observations.jsonl";
-
-/**
- * The paths of the bundle parts beside a record file: `run.json` → `run.observations.jsonl` and
- * `run.scenario.json` (a name without `.json` gets the suffixes appended).
- *
- * @example
- * ```ts
- * import { bundlePaths } from "./bundle.ts";
- * import assert from "node:assert/strict";
- * assert.deepEqual(bundlePaths("proofs/run.json"), {
- *   observations: "proofs/run.observations.jsonl",
- *   scenario: "proofs/run.scenario.json",
- * });
- * ```
- */
-export function bundlePaths(recordPath: string): Record<BundlePart, string> {
-  const stem = recordPath.endsWith(".json") ? recordPath.slice(0, -5) : recordPath;
-  return {
-    observations: stem + BUNDLE_SUFFIXES.observations,
-    scenario: stem + BUNDLE_SUFFIXES.scenario,
-  };
-}
 
 /** One observation as a typed wire value: `item` and `attempts` ints, every other number a float. */
 export function observationValue(o: Observation): JsonObject {

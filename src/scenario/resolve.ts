@@ -27,8 +27,9 @@ export const builtinFiles: ScenarioFiles = {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { builtinScenarioNames } from "./resolve.ts";
- * console.assert(builtinScenarioNames().includes("arithmetic-accuracy"));
+ * assert.ok(builtinScenarioNames().includes("arithmetic-accuracy"));
  * ```
  */
 export function builtinScenarioNames(): string[] {

@@ -8,6 +8,7 @@ import { Ajv2020 } from "ajv/dist/2020.js";
 import addFormatsModule from "ajv-formats";
 import type { Problem } from "../errors/errors.ts";
 import type { ErrorCode } from "../errors/codes.ts";
+import { didYouMean } from "./did_you_mean.ts";
 import { isInt, type JsonValue, PyInt } from "../json/value.ts";
 import schema from "./proof-record.schema.json" with { type: "json" };
 
@@ -25,6 +26,7 @@ type Validator = ((data: unknown) => boolean) & {
     keyword: string;
     message?: string;
     params: Record<string, unknown>;
+    parentSchema?: { properties?: Record<string, unknown> };
   }[] | null;
 };
 
@@ -81,13 +83,15 @@ export type TypedValidator = (value: JsonValue) => Problem[];
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { compileTypedValidator } from "./validate.ts";
  * const check = compileTypedValidator({ type: "object", properties: { n: { type: "integer" } } }, "schema_invalid");
- * console.assert(check({ n: 1n }).length === 0 && check({ n: 1.5 }).length === 1);
+ * assert.equal(check({ n: 1n }).length, 0);
+ * assert.equal(check({ n: 1.5 }).length, 1);
  * ```
  */
 export function compileTypedValidator(schemaDoc: object, code: ErrorCode): TypedValidator {
-  const ajv = new Ajv2020({ allErrors: true, strict: true });
+  const ajv = new Ajv2020({ allErrors: true, strict: true, verbose: true });
   addFormats(ajv, ["date-time"]);
   ajv.addKeyword({
     keyword: "wireType",
@@ -145,8 +149,13 @@ function toProblems(errors: NonNullable<Validator["errors"]>, code: ErrorCode): 
       pointer += "/" + String(e.params.missingProperty);
       message = "is required";
     } else if (e.keyword === "additionalProperties") {
-      pointer += "/" + String(e.params.additionalProperty);
-      message = "is not allowed here";
+      const name = String(e.params.additionalProperty);
+      pointer += "/" + name;
+      const known = Object.keys(e.parentSchema?.properties ?? {});
+      const near = didYouMean(name, known);
+      message = near === undefined
+        ? "is not allowed here"
+        : `is not allowed here (did you mean ${near}?)`;
     } else if (e.keyword === "enum") {
       message = `must be one of ${
         (e.params.allowedValues as unknown[]).map((x) => JSON.stringify(x)).join(", ")
@@ -166,9 +175,11 @@ let recordValidator: TypedValidator | undefined;
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { validateRecordSchema } from "./validate.ts";
  * const problems = validateRecordSchema({ identity: {} });
- * console.assert(problems.length > 0 && problems[0].code === "schema_invalid");
+ * assert.ok(problems.length > 0);
+ * assert.equal(problems[0].code, "schema_invalid");
  * ```
  */
 export function validateRecordSchema(record: JsonValue): Problem[] {

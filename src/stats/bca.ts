@@ -22,10 +22,12 @@ import { UsageError } from "../errors/errors.ts";
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { biasCorrection } from "./bca.ts";
  * const sorted = Float64Array.of(1, 2, 3, 4, 5);
- * console.assert(biasCorrection(sorted, 3) === 0); // 2 below, 1 tie: (2 + 0.5) / 5 = 0.5
- * console.assert(biasCorrection(sorted, 9) > 0 && Number.isFinite(biasCorrection(sorted, 9)));
+ * assert.equal(biasCorrection(sorted, 3), 0); // 2 below, 1 tie: (2 + 0.5) / 5 = 0.5
+ * assert.ok(biasCorrection(sorted, 9) > 0);
+ * assert.ok(Number.isFinite(biasCorrection(sorted, 9)));
  * ```
  */
 export function biasCorrection(sorted: Float64Array, estimate: number): number {
@@ -54,9 +56,10 @@ function lowerBound(sorted: Float64Array, x: number, orEqual: boolean): number {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { bcaLevel } from "./bca.ts";
  * // No bias and no acceleration: the level is the plain percentile level.
- * console.assert(Math.abs(bcaLevel(0, 0, -1.959963984540054) - 0.025) < 1e-15);
+ * assert.ok(Math.abs(bcaLevel(0, 0, -1.959963984540054) - 0.025) < 1e-15);
  * ```
  */
 export function bcaLevel(z0: number, acceleration: number, z: number): number {
@@ -72,10 +75,12 @@ export function bcaLevel(z0: number, acceleration: number, z: number): number {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { bcaInterval } from "./bca.ts";
  * const dist = Float64Array.from({ length: 1001 }, (_, i) => i / 10); // centred on 50
  * const { low, high } = bcaInterval(dist, 50, 0, 0.9);
- * console.assert(Math.abs(low - 5) < 1e-9 && Math.abs(high - 95) < 1e-9);
+ * assert.ok(Math.abs(low - 5) < 1e-9);
+ * assert.ok(Math.abs(high - 95) < 1e-9);
  * ```
  */
 export function bcaInterval(

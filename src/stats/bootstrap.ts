@@ -42,10 +42,12 @@ export type ProgressFn = (done: number, total: number) => void;
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { bootstrapDistribution } from "./bootstrap.ts";
  * const a = bootstrapDistribution([1, 2, 3, 4, 5], { kind: "mean" }, 200, 7);
  * const b = bootstrapDistribution([1, 2, 3, 4, 5], { kind: "mean" }, 200, 7);
- * console.assert(a.length === 200 && a.every((v, i) => v === b[i]));
+ * assert.equal(a.length, 200);
+ * assert.ok(a.every((v, i) => v === b[i]));
  * ```
  */
 export function bootstrapDistribution(
@@ -164,8 +166,9 @@ function quantileResamples(
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { sortedQuantile } from "./bootstrap.ts";
- * console.assert(sortedQuantile(Float64Array.of(1, 2, 3, 4), 0.5) === 2.5);
+ * assert.equal(sortedQuantile(Float64Array.of(1, 2, 3, 4), 0.5), 2.5);
  * ```
  */
 export function sortedQuantile(sorted: Float64Array, p: number): number {
@@ -178,10 +181,12 @@ export function sortedQuantile(sorted: Float64Array, p: number): number {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { percentileInterval } from "./bootstrap.ts";
  * const dist = Float64Array.from({ length: 101 }, (_, i) => i);
  * const { low, high } = percentileInterval(dist, 0.9);
- * console.assert(low === 5 && high === 95);
+ * // (1 - 0.9) / 2 is 0.05 only up to rounding: the bounds are 5 and 95 within 1e-9.
+ * assert.ok(Math.abs(low - 5) < 1e-9 && Math.abs(high - 95) < 1e-9);
  * ```
  */
 export function percentileInterval(distribution: Float64Array, confidence: number): Bounds {

@@ -31,12 +31,13 @@ const SUBNORMAL_LIMIT = 2 ** -1022;
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { crossCheckStatistic } from "./cross_check.ts";
  * const xs = [10, 20, 30, 40, 50];
  * const ok = crossCheckStatistic(xs, { kind: "quantile", p: 0.8 }, 42);
- * console.assert(ok.agrees);
- * console.assert(ok.text === "jstat 1.9.6 quantiles(type 7) = 42; agrees within 1e-9 (relative)");
- * console.assert(!crossCheckStatistic(xs, { kind: "mean" }, 31).agrees);
+ * assert.ok(ok.agrees);
+ * assert.equal(ok.text, "jstat 1.9.6 quantiles(type 7) = 42; agrees within 1e-9 (relative)");
+ * assert.ok(!crossCheckStatistic(xs, { kind: "mean" }, 31).agrees);
  * ```
  */
 export function crossCheckStatistic(

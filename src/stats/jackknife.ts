@@ -21,9 +21,10 @@ import { requireBinary, requireFiniteValues, requireStatistic } from "./validate
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { jackknifeValues } from "./jackknife.ts";
  * const loo = jackknifeValues([1, 2, 3, 10], { kind: "median" });
- * console.assert(loo.join() === "3,3,2,2");
+ * assert.equal(loo.join(), "3,3,2,2");
  * ```
  */
 export function jackknifeValues(values: readonly number[], s: Statistic): Float64Array {
@@ -55,9 +56,10 @@ export function jackknifeValues(values: readonly number[], s: Statistic): Float6
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { jackknifeAcceleration } from "./jackknife.ts";
- * console.assert(jackknifeAcceleration([1, 2, 3, 4], { kind: "mean" }) === 0);
- * console.assert(jackknifeAcceleration([1, 1, 1, 9], { kind: "mean" }) > 0);
+ * assert.equal(jackknifeAcceleration([1, 2, 3, 4], { kind: "mean" }), 0);
+ * assert.ok(jackknifeAcceleration([1, 1, 1, 9], { kind: "mean" }) > 0);
  * ```
  */
 export function jackknifeAcceleration(values: readonly number[], s: Statistic): number {

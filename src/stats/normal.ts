@@ -27,9 +27,10 @@ const SERIES_LIMIT = 1;
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { normalPdf } from "./normal.ts";
- * console.assert(Math.abs(normalPdf(0) - 0.3989422804014327) < 1e-16);
- * console.assert(normalPdf(Infinity) === 0);
+ * assert.ok(Math.abs(normalPdf(0) - 0.3989422804014327) < 1e-16);
+ * assert.equal(normalPdf(Infinity), 0);
  * ```
  */
 export function normalPdf(x: number): number {
@@ -69,9 +70,10 @@ function centralSeries(x: number): number {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { normalCdf } from "./normal.ts";
- * console.assert(Math.abs(normalCdf(-1.959963984540054) - 0.025) < 1e-16);
- * console.assert(normalCdf(0) === 0.5);
+ * assert.ok(Math.abs(normalCdf(-1.959963984540054) - 0.025) < 1e-16);
+ * assert.equal(normalCdf(0), 0.5);
  * ```
  */
 export function normalCdf(x: number): number {
@@ -94,9 +96,10 @@ function lowerTail(x: number): number {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { normalQuantile } from "./normal.ts";
- * console.assert(Math.abs(normalQuantile(0.975) - 1.959963984540054) < 1e-15);
- * console.assert(normalQuantile(0.5) === 0);
+ * assert.ok(Math.abs(normalQuantile(0.975) - 1.959963984540054) < 1e-15);
+ * assert.equal(normalQuantile(0.5), 0);
  * ```
  */
 export function normalQuantile(p: number): number {

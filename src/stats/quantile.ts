@@ -24,9 +24,12 @@ export interface Type7Position {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { type7Position } from "./quantile.ts";
  * const pos = type7Position(10, 0.95); // h = 8.55
- * console.assert(pos.lower === 8 && pos.upper === 9 && !pos.exact);
+ * assert.equal(pos.lower, 8);
+ * assert.equal(pos.upper, 9);
+ * assert.ok(!pos.exact);
  * ```
  */
 export function type7Position(n: number, p: number): Type7Position {
@@ -43,10 +46,11 @@ export function type7Position(n: number, p: number): Type7Position {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { type7Position, type7Value } from "./quantile.ts";
  * const sorted = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10];
  * const pos = type7Position(sorted.length, 0.95);
- * console.assert(Math.abs(type7Value(pos, sorted[pos.lower], sorted[pos.upper]) - 9.55) < 1e-12);
+ * assert.ok(Math.abs(type7Value(pos, sorted[pos.lower], sorted[pos.upper]) - 9.55) < 1e-12);
  * ```
  */
 export function type7Value(pos: Type7Position, lowerValue: number, upperValue: number): number {
@@ -59,9 +63,11 @@ export function type7Value(pos: Type7Position, lowerValue: number, upperValue: n
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { sortWithRanks } from "./quantile.ts";
  * const { sorted, rank } = sortWithRanks([30, 10, 20]);
- * console.assert(sorted.join() === "10,20,30" && rank.join() === "2,0,1");
+ * assert.equal(sorted.join(), "10,20,30");
+ * assert.equal(rank.join(), "2,0,1");
  * ```
  */
 export function sortWithRanks(

@@ -18,11 +18,12 @@ export type { RandomGenerator };
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { mersenneTwister } from "./random.ts";
  * // The reference MT19937 sequence for seed 5489 starts 3499211612, 581869302, ...
  * const rng = mersenneTwister(5489);
- * console.assert(rng.next() >>> 0 === 3499211612);
- * console.assert(rng.next() >>> 0 === 581869302);
+ * assert.equal(rng.next() >>> 0, 3499211612);
+ * assert.equal(rng.next() >>> 0, 581869302);
  * ```
  */
 export function mersenneTwister(seed: number): RandomGenerator {
@@ -36,10 +37,13 @@ export function mersenneTwister(seed: number): RandomGenerator {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { seededRandom } from "./random.ts";
  * const a = seededRandom(42), b = seededRandom(42);
  * const x = a();
- * console.assert(x >= 0 && x < 1 && x === b());
+ * assert.ok(x >= 0);
+ * assert.ok(x < 1);
+ * assert.equal(x, b());
  * ```
  */
 export function seededRandom(seed: number): () => number {
@@ -53,8 +57,10 @@ export function seededRandom(seed: number): () => number {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { indexLimit } from "./random.ts";
- * console.assert(indexLimit(10_000) === 4_294_960_000 && indexLimit(2) === 2 ** 32);
+ * assert.equal(indexLimit(10_000), 4_294_960_000);
+ * assert.equal(indexLimit(2), 2 ** 32);
  * ```
  */
 export function indexLimit(n: number): number {
@@ -72,10 +78,11 @@ export function indexLimit(n: number): number {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { drawIndex, indexLimit, mersenneTwister } from "./random.ts";
  * import { uniformInt } from "pure-rand/distribution/uniformInt";
  * const a = mersenneTwister(7), b = mersenneTwister(7), limit = indexLimit(10);
- * for (let i = 0; i < 100; i++) console.assert(drawIndex(a, 10, limit) === uniformInt(b, 0, 9));
+ * for (let i = 0; i < 100; i++) assert.equal(drawIndex(a, 10, limit), uniformInt(b, 0, 9));
  * ```
  */
 export function drawIndex(rng: RandomGenerator, n: number, limit: number): number {

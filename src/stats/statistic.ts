@@ -14,9 +14,10 @@ import { requireBinary, requireFiniteValues, requireStatistic } from "./validate
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { statisticName } from "./statistic.ts";
- * console.assert(statisticName({ kind: "quantile", p: 0.95 }) === "quantile_0.95");
- * console.assert(statisticName({ kind: "mean" }) === "mean");
+ * assert.equal(statisticName({ kind: "quantile", p: 0.95 }), "quantile_0.95");
+ * assert.equal(statisticName({ kind: "mean" }), "mean");
  * ```
  */
 export function statisticName(s: Statistic): string {
@@ -31,11 +32,12 @@ export function statisticName(s: Statistic): string {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { computeStatistic } from "./statistic.ts";
  * const xs = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10];
- * console.assert(Math.abs(computeStatistic(xs, { kind: "quantile", p: 0.95 }) - 9.55) < 1e-12);
- * console.assert(computeStatistic(xs, { kind: "median" }) === 5.5);
- * console.assert(computeStatistic([1, 0, 1, 1], { kind: "proportion" }) === 0.75);
+ * assert.ok(Math.abs(computeStatistic(xs, { kind: "quantile", p: 0.95 }) - 9.55) < 1e-12);
+ * assert.equal(computeStatistic(xs, { kind: "median" }), 5.5);
+ * assert.equal(computeStatistic([1, 0, 1, 1], { kind: "proportion" }), 0.75);
  * ```
  */
 export function computeStatistic(values: readonly number[], s: Statistic): number {

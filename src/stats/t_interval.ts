@@ -21,12 +21,14 @@ export { studentTQuantile };
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { tInterval } from "./t_interval.ts";
  * // Student's sleep data, paired differences (R: t.test(extra ~ group, paired = TRUE)).
  * const d = [1.2, 2.4, 1.3, 1.3, 0.0, 1.0, 1.8, 0.8, 4.6, 1.4];
  * const { estimate, low, high } = tInterval(d, 0.95);
- * console.assert(Math.abs(estimate - 1.58) < 1e-12);
- * console.assert(low.toFixed(6) === "0.700114" && high.toFixed(6) === "2.459886");
+ * assert.ok(Math.abs(estimate - 1.58) < 1e-12);
+ * assert.equal(low.toFixed(6), "0.700114");
+ * assert.equal(high.toFixed(6), "2.459886");
  * ```
  */
 export function tInterval(

@@ -29,11 +29,12 @@ const METHODS: readonly IntervalMethod[] = [
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { requireFiniteValues } from "./validate.ts";
  * requireFiniteValues([1, 2, 3]);
  * let threw = false;
  * try { requireFiniteValues([]); } catch { threw = true; }
- * console.assert(threw);
+ * assert.ok(threw);
  * ```
  */
 export function requireFiniteValues(values: readonly number[], name = "values"): void {
@@ -52,11 +53,12 @@ export function requireFiniteValues(values: readonly number[], name = "values"):
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { requireBinary } from "./validate.ts";
  * requireBinary([0, 1, 1]);
  * let threw = false;
  * try { requireBinary([0, 0.5]); } catch { threw = true; }
- * console.assert(threw);
+ * assert.ok(threw);
  * ```
  */
 export function requireBinary(values: readonly number[], name = "values"): void {
@@ -73,11 +75,12 @@ export function requireBinary(values: readonly number[], name = "values"): void 
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { requireOpenUnit } from "./validate.ts";
  * requireOpenUnit(0.95, "confidence");
  * let threw = false;
  * try { requireOpenUnit(1, "confidence"); } catch { threw = true; }
- * console.assert(threw);
+ * assert.ok(threw);
  * ```
  */
 export function requireOpenUnit(x: number, name: string): void {
@@ -91,11 +94,12 @@ export function requireOpenUnit(x: number, name: string): void {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { requireResamples } from "./validate.ts";
  * requireResamples(10_000);
  * let threw = false;
  * try { requireResamples(2.5); } catch { threw = true; }
- * console.assert(threw);
+ * assert.ok(threw);
  * ```
  */
 export function requireResamples(resamples: number): void {
@@ -111,11 +115,12 @@ export function requireResamples(resamples: number): void {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { requireSeed } from "./validate.ts";
  * requireSeed(5489);
  * let threw = false;
  * try { requireSeed(-1); } catch { threw = true; }
- * console.assert(threw);
+ * assert.ok(threw);
  * ```
  */
 export function requireSeed(seed: number): void {
@@ -129,11 +134,12 @@ export function requireSeed(seed: number): void {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { requireStatistic } from "./validate.ts";
  * requireStatistic({ kind: "quantile", p: 0.95 });
  * let threw = false;
  * try { requireStatistic({ kind: "quantile", p: 1.5 }); } catch { threw = true; }
- * console.assert(threw);
+ * assert.ok(threw);
  * ```
  */
 export function requireStatistic(s: Statistic): void {
@@ -161,11 +167,12 @@ export function requireStatistic(s: Statistic): void {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { requireMethod } from "./validate.ts";
  * requireMethod("wilson");
  * let threw = false;
  * try { requireMethod("jackknife" as never); } catch { threw = true; }
- * console.assert(threw);
+ * assert.ok(threw);
  * ```
  */
 export function requireMethod(method: IntervalMethod): void {

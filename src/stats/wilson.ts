@@ -17,10 +17,12 @@ import { binomialCdfTable } from "./binomial_exact.ts";
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { wilsonInterval } from "./wilson.ts";
  * // Newcombe (1998): 81 of 263 gives 0.2553 to 0.3662 at 95%.
  * const { low, high } = wilsonInterval(81, 263, 0.95);
- * console.assert(low.toFixed(4) === "0.2553" && high.toFixed(4) === "0.3662");
+ * assert.equal(low.toFixed(4), "0.2553");
+ * assert.equal(high.toFixed(4), "0.3662");
  * ```
  */
 export function wilsonInterval(successes: number, trials: number, confidence: number): Bounds {

@@ -42,9 +42,10 @@ function norm(n: bigint, d: bigint): Rational {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { evaluateExpression } from "./builtin.ts";
- * console.assert(evaluateExpression("(7 - 2) * 3") === 15n);
- * console.assert(evaluateExpression("1 / 4") === 0.25);
+ * assert.equal(evaluateExpression("(7 - 2) * 3"), 15n);
+ * assert.equal(evaluateExpression("1 / 4"), 0.25);
  * ```
  */
 export function evaluateExpression(expr: string): bigint | number {
@@ -125,8 +126,9 @@ const NEGATIVE = new Set([
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { keywordSentiment } from "./builtin.ts";
- * console.assert(keywordSentiment("This kettle is awful and broken.") === "negative");
+ * assert.equal(keywordSentiment("This kettle is awful and broken."), "negative");
  * ```
  */
 export function keywordSentiment(text: string): "positive" | "negative" {

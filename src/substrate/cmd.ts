@@ -24,9 +24,12 @@ import { type Lane, type Substrate, SubstrateCallError } from "./types.ts";
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { splitCommandLine } from "./cmd.ts";
  * const w = splitCommandLine(`python3 "my file.py" --name 'a b'`);
- * console.assert(w.length === 4 && w[1] === "my file.py" && w[3] === "a b");
+ * assert.equal(w.length, 4);
+ * assert.equal(w[1], "my file.py");
+ * assert.equal(w[3], "a b");
  * ```
  */
 export function splitCommandLine(line: string): string[] {

@@ -1,5 +1,5 @@
 /**
- * Installing OpenTelemetry export (SPEC `setup_otel(otlp_endpoint=<url>)`): the npm
+ * Installing OpenTelemetry export (`setupOtel({ otlpEndpoint })`): the npm
  * OpenTelemetry SDK (traces and metrics) with the official OTLP exporter of the chosen protocol:
  *
  * | protocol | package | where it sends |

@@ -7,7 +7,7 @@ import assert from "node:assert/strict";
 const ROOT = new URL("../../", import.meta.url).pathname;
 
 /** Folders a surface may import besides its own and other surfaces. */
-const FOUNDATIONS = ["ops", "errors", "telemetry", "json", "net", "fs"];
+const FOUNDATIONS = ["ops", "errors", "telemetry", "json", "net", "fs", "lazy"];
 const SURFACES = ["cli", "http", "mcp"];
 /** Files at src/ a surface may import. */
 const ROOT_FILES = ["version.ts", "build_info.ts"];
@@ -77,4 +77,30 @@ Deno.test("every operation's input refuses unknown members, and the registry nam
     if (op.exposure.includes("scenario-listed")) assert.ok(op.scenarioField, op.name);
     if (op.exposure.includes("substrate-checked")) assert.ok(op.substrateField, op.name);
   }
+});
+
+Deno.test("src/ holds no build scripts: nothing in it runs as a main module", async () => {
+  const scripts: string[] = [];
+  for await (const f of files(`${ROOT}src`)) {
+    if (/import\.meta\.main/.test(await Deno.readTextFile(f))) scripts.push(f.slice(ROOT.length));
+  }
+  assert.deepEqual(scripts, [], "build scripts live in scripts/ (or ports/ for a port's build)");
+});
+
+Deno.test("every runnable doc example asserts (an example that only prints cannot fail)", async () => {
+  const silent: string[] = [];
+  const example = /@example\s*\n\s*\*\s*```(?:ts|typescript)([^\n]*)\n([\s\S]*?)\n\s*\*\s*```/g;
+  for await (const f of files(`${ROOT}src`)) {
+    const text = await Deno.readTextFile(f);
+    for (const m of text.matchAll(example)) {
+      if (m[1].includes("ignore")) continue;
+      const line = text.slice(0, m.index).split("\n").length;
+      if (/console\.assert/.test(m[2])) {
+        silent.push(`${f.slice(ROOT.length)}:${line} console.assert`);
+      } else if (!/\b(assert|equal|deepEqual|deepStrictEqual|match|rejects|throws)\b/.test(m[2])) {
+        silent.push(`${f.slice(ROOT.length)}:${line}`);
+      }
+    }
+  }
+  assert.deepEqual(silent, []);
 });

@@ -180,6 +180,45 @@ Deno.test("scenarios list and show", async () => {
   assert.equal(s.analysis.pillars[0].interval, "order_statistic");
 });
 
+Deno.test("scenarios show prints the pre-registration a run then records, byte for byte", async () => {
+  const dir = await Deno.makeTempDir();
+  try {
+    const shown = await runCli(["scenarios", "show", "arithmetic-accuracy"]);
+    assert.equal(shown.code, 0, shown.stderr);
+    const out = `${dir}/r.json`;
+    const run = await runCli(["run", "arithmetic-accuracy", "--no-store", "--out", out, "-q"], {
+      env: KEY,
+    });
+    assert.equal(run.code, 0, run.stderr);
+    const pre = JSON.parse(await Deno.readTextFile(out)).pre_registration;
+    assert.ok(shown.stdout.includes(`config_hash:  ${pre.config_hash}\n`), shown.stdout);
+    assert.ok(shown.stdout.includes(`data_hash:    ${pre.data_hash}\n`));
+    assert.ok(shown.stdout.includes(`analysis plan: ${pre.analysis_plan}\n`));
+    const json = JSON.parse(
+      (await runCli(["scenarios", "show", "arithmetic-accuracy", "--json"]))
+        .stdout,
+    );
+    assert.deepEqual(
+      [json.config_hash, json.data_hash, json.analysis_plan],
+      [pre.config_hash, pre.data_hash, pre.analysis_plan],
+    );
+    // A scenario whose corpus is missing still shows, with the reason data_hash is unknown.
+    await Deno.mkdir(`${dir}/scenarios`);
+    const text = (await Deno.readTextFile(
+      new URL("../../fixtures/scenarios/arithmetic-accuracy.yaml", import.meta.url),
+    )).replace("name: arithmetic-accuracy", "name: no-corpus").replace(
+      "../corpora/arithmetic.jsonl",
+      "missing.jsonl",
+    );
+    await Deno.writeTextFile(`${dir}/scenarios/no-corpus.yaml`, text);
+    const missing = await runCli(["scenarios", "show", "no-corpus"], { cwd: dir });
+    assert.equal(missing.code, 0, missing.stderr);
+    assert.match(missing.stdout, /data_hash: +\(unknown: .*missing\.jsonl/);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
 Deno.test("proofs list filters by outcome and scenario", async () => {
   const dir = await Deno.makeTempDir();
   for (const s of ["arithmetic-accuracy", "sentiment-accuracy"]) {

@@ -190,3 +190,34 @@ Deno.test("--key and --key-file together is a usage error", async () => {
   ]);
   assert.equal(r.code, 64);
 });
+
+Deno.test("schema info recognizes each export format and names the command that reads it", async () => {
+  const dir = await tempDir({ "dsse.key": "d".repeat(40) });
+  try {
+    const rec = `${records}valid.json`;
+    const make = [
+      ["dsse-envelope", ["export", "dsse", rec, "--dsse-key-file", `${dir}/dsse.key`]],
+      ["in-toto-statement", ["export", "in-toto", rec]],
+      ["cloudevent", ["export", "cloudevent", rec]],
+      ["openlineage-event", ["export", "openlineage", rec]],
+    ] as const;
+    for (const [kind, args] of make) {
+      const out = await runCli([...args, "--out", `${dir}/${kind}.json`]);
+      assert.equal(out.code, 0, `${kind}: ${out.stderr}`);
+      const info = await runCli(["schema", "info", `${dir}/${kind}.json`]);
+      assert.equal(info.code, 0, info.stderr);
+      assert.match(info.stdout, new RegExp(`^kind: +${kind}$`, "m"), kind);
+      assert.match(info.stdout, /^read with: +\S/m, kind);
+    }
+    const crate = await runCli(["export", "ro-crate", rec, "--out", `${dir}/crate`]);
+    assert.equal(crate.code, 0, crate.stderr);
+    const info = await runCli(["schema", "info", "--json", `${dir}/crate/ro-crate-metadata.json`]);
+    const s = JSON.parse(info.stdout);
+    assert.equal(s.kind, "ro-crate-metadata");
+    assert.match(s.read_with, /schema validate CRATE\/proof\.json/);
+    const proof = JSON.parse((await runCli(["schema", "info", "--json", rec])).stdout);
+    assert.equal(proof.read_with, null);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});

@@ -181,16 +181,16 @@ Deno.test("lifecycle functions: START, RUNNING, COMPLETE, FAIL under one runId",
   const record = parseJson(fixtureText("valid.json")) as JsonObject;
   const claim = record.claim as never;
   const start = assertValidEvent(
-    toOpenLineageStartEvent(
+    toOpenLineageStartEvent({
       runId,
-      "latency-p95",
+      scenario: "latency-p95",
       claim,
-      [
+      datasets: [
         { name: "requests", source: "fixtures/corpora/requests.jsonl", kind: "corpus" },
         { name: "remote", source: "https://data.example/x/y.jsonl?v=2", kind: "reference" },
       ],
-      "statistic=quantile(p=0.95)",
-    ),
+      analysisPlan: "statistic=quantile(p=0.95)",
+    }),
   );
   assert.equal(start.eventType, "START");
   assert.equal(start.job.name, "latency-p95");
@@ -204,11 +204,15 @@ Deno.test("lifecycle functions: START, RUNNING, COMPLETE, FAIL under one runId",
   assert.equal(start.outputs, undefined);
 
   const running = assertValidEvent(
-    toOpenLineageRunningEvent(runId, "latency-p95", {
-      percent_complete: 0.25,
-      cycles_completed: 50,
-      cycles_total: 200,
-      message: "measure: 50 of 200",
+    toOpenLineageRunningEvent({
+      runId,
+      scenario: "latency-p95",
+      progress: {
+        percent_complete: 0.25,
+        cycles_completed: 50,
+        cycles_total: 200,
+        message: "measure: 50 of 200",
+      },
     }),
   );
   assert.equal(running.eventType, "RUNNING");
@@ -225,7 +229,7 @@ Deno.test("lifecycle functions: START, RUNNING, COMPLETE, FAIL under one runId",
   );
 
   const complete = assertValidEvent(
-    await toOpenLineageCompleteEvent(runId, fixtureText("valid.json")),
+    await toOpenLineageCompleteEvent({ runId, proof: fixtureText("valid.json") }),
   );
   assert.equal(complete.eventType, "COMPLETE");
   assert.equal(complete.run.runId, runId);
@@ -233,7 +237,12 @@ Deno.test("lifecycle functions: START, RUNNING, COMPLETE, FAIL under one runId",
   assert.equal(complete.outputs![0].name, (record.identity as JsonObject).proof_id);
 
   const fail = assertValidEvent(
-    toOpenLineageFailEvent(runId, "latency-p95", "cannot start nope", "substrate_unavailable"),
+    toOpenLineageFailEvent({
+      runId,
+      scenario: "latency-p95",
+      errorMessage: "cannot start nope",
+      errorType: "substrate_unavailable",
+    }),
   );
   assert.equal(fail.eventType, "FAIL");
   assert.deepEqual(

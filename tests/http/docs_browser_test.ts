@@ -107,13 +107,13 @@ Deno.test({
     } finally {
       await browser.close();
       await server.shutdown();
-      t.close();
+      await t.close();
     }
   },
 });
 
 Deno.test("docs assets: gzip when accepted, identical bytes otherwise, up to date with the package", async () => {
-  const { checkAssets, readPackageAssets } = await import("../../src/http/embed_docs_assets.ts");
+  const { checkAssets, readPackageAssets } = await import("../../scripts/embed_docs_assets.ts");
   assert.deepEqual(await checkAssets(), [], "src/http/docs_assets.ts is up to date");
   const { files } = await readPackageAssets();
   const t = await testApp();
@@ -142,6 +142,6 @@ Deno.test("docs assets: gzip when accepted, identical bytes otherwise, up to dat
     assert.doesNotMatch(text, /https?:\/\//, "no absolute URLs in the page");
     assert.doesNotMatch(text, /<script>[^<]/, "no inline script");
   } finally {
-    t.close();
+    await t.close();
   }
 });

@@ -28,7 +28,7 @@ import {
   readProofIndexOp,
   verifyProofImpl,
 } from "../../src/ops/mod.ts";
-import { ProofStore } from "../../src/store/store.ts";
+import { DirectoryStore } from "../../src/store/store.ts";
 import { testHost } from "../support/ops.ts";
 import type { OpsEnvironment } from "../../src/ops/environment.ts";
 import { testEnv } from "../support/env.ts";
@@ -469,7 +469,7 @@ export async function toolSuite(
     const op = await invoke(readProofIndexOp, { scenario: "echo-latency" }, host);
     assert.deepEqual(page, op);
   } finally {
-    host.close();
+    await host.close();
   }
   assert.ok(page.entries.some((e: Json) => e.proof_id === run.proof_id));
   await assertToolError(client, "read_proof_index", { limit: 0 }, /limit/);
@@ -482,6 +482,7 @@ export async function toolSuite(
     [
       ["empiric://proofs/{proof_id}", "application/json"],
       ["empiric://proofs/{proof_id}/observations", "application/jsonl"],
+      ["empiric://proofs/{proof_id}/report", "text/markdown"],
       ["empiric://proofs/{proof_id}/scenario", "application/json"],
       ["empiric://scenarios/{name}", "application/json"],
     ],
@@ -555,10 +556,10 @@ export async function cancellationCheck(client: TestClient, storeDir: string): P
 }
 
 async function indexCount(storeDir: string): Promise<number> {
-  const store = await ProofStore.open(storeDir);
+  const store = await DirectoryStore.open(storeDir);
   try {
-    return store.count();
+    return await store.count();
   } finally {
-    store.close();
+    await store.close();
   }
 }

@@ -74,6 +74,18 @@ Deno.test("a cmd: substrate written in Python runs end to end", async () => {
   assert.equal(r.output.record.data.substrate_name, "calculator.py");
   assert.match(r.output.record.data.substrate_git_commit, /^[0-9a-f]{40}$|^unknown$/);
   assert.equal(r.failures.length, 0);
+  // The environment names the machine and the substrate's runtime, as far as they are knowable.
+  const environment = r.output.record.reproduction.environment;
+  const python = new TextDecoder().decode(
+    (await new Deno.Command("python3", { args: ["--version"] }).output()).stdout,
+  ).trim();
+  assert.equal(environment.substrate_runtime, python);
+  assert.equal(environment.cpu_cores, String(navigator.hardwareConcurrency));
+  if (Deno.build.os === "linux") {
+    const cpuinfo = await Deno.readTextFile("/proc/cpuinfo");
+    const model = /^model name\s*:\s*(.+)$/m.exec(cpuinfo)?.[1].trim();
+    if (model) assert.equal(environment.cpu_model, model);
+  }
 });
 
 Deno.test("an http:// substrate on loopback runs end to end", async () => {

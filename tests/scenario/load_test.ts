@@ -80,7 +80,11 @@ Deno.test("schema errors name the JSON pointer and the YAML line and column", ()
   );
   fails(base.replace("  retries: 0\n", "  retries: 0.5\n"), /\/probe\/retries must be an int/);
   fails(base.replace("name: arithmetic-accuracy", "name: Bad Name"), /\/name must match pattern/);
-  fails(base + "surprise: 1\n", /\/surprise is not allowed here/);
+  fails(base + "surprise: 1\n", /\/surprise is not allowed here$/m);
+  fails(
+    base.replace("  retries: 0\n", "  retires: 0\n"),
+    /\/probe\/retires is not allowed here \(did you mean retries\?\)/,
+  );
 });
 
 Deno.test("YAML syntax errors and duplicate keys give line and column", () => {

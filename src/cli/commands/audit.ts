@@ -13,10 +13,10 @@ import {
   auditProofOp,
   bundlePaths,
   createOpHost,
-  DEMO_KEY_BYTES,
   invoke,
   type OpsEnvironment,
 } from "../../ops/mod.ts";
+import { DEMO_KEY_BYTES } from "../../ops/keys.ts";
 import { cliKey, formatProblem, readInput } from "../context.ts";
 import type { AnyCommand, CliHost } from "../host.ts";
 import { keyFileOption, storeDir, storeOption } from "../options.ts";

@@ -14,14 +14,18 @@ import {
   getScenarioClaimOp,
   invoke,
   listScenariosOp,
+  type OpHost,
   type OpsEnvironment,
   readProofIndexOp,
   reindexStoreOp,
+  type ReportFormat,
+  reportRecordOp,
   type RunOutput,
   runScenarioOp,
+  type ScenarioClaim,
 } from "../../ops/mod.ts";
 import { checkEventsUrlAsync } from "../../ops/sinks.ts";
-import { DEFAULT_DEMO_KEY, DEFAULT_EVENT_SOURCE } from "../../ops/mod.ts";
+import { DEFAULT_DEMO_KEY, DEFAULT_EVENT_SOURCE } from "../../ops/constants.ts";
 import { cliKey, readInput } from "../context.ts";
 import type { RegistrationTrust } from "../../ops/mod.ts";
 import { collect, readPolicyFile, readPublicKeys } from "./keys.ts";
@@ -29,6 +33,11 @@ import { progressReporter } from "../progress.ts";
 import type { AnyCommand, CliHost } from "../host.ts";
 import { keyFileOption, keyOption, scenarioDirOption, storeDir, storeOption } from "../options.ts";
 import { httpUrl } from "./export.ts";
+import { formatOfPath } from "./report.ts";
+import { writeFileAtomic } from "../../fs/atomic.ts";
+import { appendText } from "../../fs/append.ts";
+import { prettyJson } from "../../json/pretty.ts";
+import type { JsonValue } from "../../json/value.ts";
 
 /** `--registration` with its keys or policy, read before anything runs. */
 async function registrationOption(
@@ -151,8 +160,35 @@ export function runCommand(
       collect,
     )
     .option("--registration-policy <file>", "trust policy for the registration's signatures")
+    .option(
+      "--report <file>",
+      "also write the record's report here: .html (a self-contained page), .md (Markdown) or " +
+        ".xml (JUnit); repeatable",
+      collect,
+    )
+    .option(
+      "--summary",
+      "append the Markdown report to $GITHUB_STEP_SUMMARY when it is set, else print it on " +
+        "standard output",
+    )
+    .option("--summary-file <file>", "append the Markdown report to this file")
     .action(async (scenario, opts) => {
       if (opts.lineageUrl) httpUrl(opts.lineageUrl, "--lineage-url");
+      const reports = (opts.report ?? []).map((path) => {
+        const format = formatOfPath(path);
+        if (!format) {
+          throw new UsageError(
+            `--report ${path}: name the file .html, .md or .xml (JUnit) so that its format is known`,
+          );
+        }
+        return { path, format };
+      });
+      const stepSummary = host.env("GITHUB_STEP_SUMMARY") || undefined;
+      if (opts.summary && !stepSummary && opts.json) {
+        throw new UsageError(
+          "--summary prints Markdown on standard output when GITHUB_STEP_SUMMARY is not set, which --json uses; give --summary-file",
+        );
+      }
       if (opts.eventsUrl) await checkEventsUrlAsync(opts.eventsUrl, "--events-url");
       if ((opts.observations === undefined) !== (opts.from === undefined)) {
         throw new UsageError("--observations FILE and --from FORMAT go together");
@@ -279,6 +315,13 @@ export function runCommand(
           if (r.failures.length > 10) host.stderr(`  … and ${r.failures.length - 10} more\n`);
         }
         for (const w of warnings) host.stderr(`empiric: warning: ${w}\n`);
+        const summaries = [
+          ...(opts.summary ? [stepSummary ?? "-"] : []),
+          ...(opts.summaryFile ? [opts.summaryFile] : []),
+        ];
+        if (output && (reports.length > 0 || summaries.length > 0)) {
+          await writeRunReports(host, ops, output, reports, summaries, opts.failOn);
+        }
         const failOn = opts.failOn;
         const bad = failOn === "refuted"
           ? r.outcome === "REFUTED"
@@ -291,9 +334,39 @@ export function runCommand(
       } finally {
         progress.finish();
         stopOnSignal?.();
-        ops.close();
+        await ops.close();
       }
     });
+}
+
+/** Write a run's reports and append its Markdown summary where asked (`-`: standard output). */
+async function writeRunReports(
+  host: CliHost,
+  ops: OpHost,
+  output: RunOutput,
+  reports: { path: string; format: ReportFormat }[],
+  summaries: string[],
+  failOn: typeof FAIL_ON[number] | undefined,
+): Promise<void> {
+  const recordJson = prettyJson(output.record as unknown as JsonValue);
+  const make = async (format: ReportFormat) =>
+    (await invoke(reportRecordOp, {
+      record_json: recordJson,
+      observations: output.observations,
+      format,
+      junit_fail_on: failOn ?? "not-validated",
+    }, ops)).text;
+  for (const r of reports) {
+    await writeFileAtomic(r.path, await make(r.format));
+    host.stderr(`empiric: report written to ${r.path}\n`);
+  }
+  if (summaries.length > 0) {
+    const md = await make("md");
+    for (const s of summaries) {
+      if (s === "-") host.stdout("\n" + md);
+      else await appendText(s, md + "\n");
+    }
+  }
 }
 
 /** The `scenarios` command group. */
@@ -328,7 +401,10 @@ export function scenariosCommand(host: CliHost, env: () => Promise<OpsEnvironmen
       for (const e of r.errors) host.stderr(`empiric: cannot load ${e.path}: ${e.message}\n`);
     });
   cmd.command("show")
-    .description("Show a scenario's claim, datasets, probe, metrics, analysis plan and config_hash")
+    .description(
+      "Show a scenario's claim and the pre-registration a run will record (config_hash, " +
+        "data_hash, analysis plan), to publish before running it; --json for everything",
+    )
     .argument("<name>", "scenario name or file")
     .addOption(scenarioDirOption())
     .option("--json", "print JSON (the get_scenario_claim result)")
@@ -339,9 +415,36 @@ export function scenariosCommand(host: CliHost, env: () => Promise<OpsEnvironmen
         scenarioDir: opts.scenarioDir,
       });
       const c = await invoke(getScenarioClaimOp, { name }, ops);
-      host.stdout(opts.json ? JSON.stringify(c) + "\n" : JSON.stringify(c, null, 2) + "\n");
+      host.stdout(opts.json ? JSON.stringify(c) + "\n" : formatScenario(c));
     });
   return cmd;
+}
+
+/** A scenario's claim and pre-registration as text, for publishing before a run. */
+function formatScenario(c: ScenarioClaim): string {
+  const t = c.claim.threshold;
+  const lines = [
+    `${c.name}: ${c.title}`,
+    `source:         ${c.origin === "builtin" ? "built-in" : c.path}`,
+    "",
+    `claim:          ${t.metric} ${t.comparator} ${t.value} ${t.units}`.trimEnd(),
+    `statement:      ${c.claim.statement}`,
+    `measured as:    ${c.claim.operationalization}`,
+    `H0:             ${c.claim.h0}`,
+    `H1:             ${c.claim.h1}`,
+    `datasets:       ${
+      c.datasets.map((d) => `${d.name} (${d.kind}, ${d.path ?? d.url})`).join("; ")
+    }`,
+  ];
+  if (c.default_substrate) lines.push(`substrate:      ${c.default_substrate} (default)`);
+  lines.push(
+    "",
+    "pre-registration",
+    `  config_hash:  ${c.config_hash}`,
+    `  data_hash:    ${c.data_hash ?? `(unknown: ${c.data_error})`}`,
+    `  analysis plan: ${c.analysis_plan}`,
+  );
+  return lines.join("\n") + "\n";
 }
 
 /** The `proofs` command group. */
@@ -360,8 +463,11 @@ export function proofsCommand(host: CliHost, env: () => Promise<OpsEnvironment>)
     .option("--scenario <name>", "only this scenario")
     .option("--substrate <spec>", "only this substrate")
     .option("--outcome <outcome>", "only VALIDATED, REFUTED or INCONCLUSIVE")
+    .option("--created-after <time>", "only proofs created at or after this RFC 3339 time")
+    .option("--created-before <time>", "only proofs created before this RFC 3339 time")
     .option("--limit <n>", "at most this many (1-1000)", "50")
-    .option("--offset <n>", "skip this many", "0")
+    .option("--cursor <cursor>", "continue after the page that printed this next cursor")
+    .option("--offset <n>", "skip this many (slower than --cursor on deep pages)", "0")
     .option("--json", "print JSON (the read_proof_index result)")
     .action(async (opts) => {
       const limit = Number(opts.limit), offset = Number(opts.offset);
@@ -376,12 +482,15 @@ export function proofsCommand(host: CliHost, env: () => Promise<OpsEnvironment>)
             scenario: opts.scenario,
             substrate: opts.substrate,
             outcome: opts.outcome?.toUpperCase(),
+            created_after: opts.createdAfter,
+            created_before: opts.createdBefore,
             limit,
+            cursor: opts.cursor,
             offset,
           },
           ops,
           {
-            describe: (m) => (m === undefined ? "the options" : `--${m}`),
+            describe: (m) => m === undefined ? "the options" : `--${m.replaceAll("_", "-")}`,
             warn: (m) => host.stderr(`empiric: warning: ${m}\n`),
           },
         );
@@ -396,9 +505,14 @@ export function proofsCommand(host: CliHost, env: () => Promise<OpsEnvironment>)
             }…  ${e.scenario} on ${e.substrate}  ${e.metric}=${e.observed_value}\n`,
           );
         }
-        host.stdout(`${page.entries.length} of ${page.total} proofs in ${page.store}\n`);
+        host.stdout(
+          page.total === null
+            ? `${page.entries.length} more proofs in ${page.store}\n`
+            : `${page.entries.length} of ${page.total} proofs in ${page.store}\n`,
+        );
+        if (page.next_cursor) host.stdout(`next page: --cursor ${page.next_cursor}\n`);
       } finally {
-        ops.close();
+        await ops.close();
       }
     });
   cmd.command("show")
@@ -410,11 +524,11 @@ export function proofsCommand(host: CliHost, env: () => Promise<OpsEnvironment>)
       try {
         host.stdout((await invoke(getProofOp, { proof_id: proofId }, ops)).record_json);
       } finally {
-        ops.close();
+        await ops.close();
       }
     });
   cmd.command("reindex")
-    .description("Rebuild the store's index from the record files")
+    .description("Rebuild the store's index from the stored records")
     .addOption(storeOption())
     .option("--json", "print JSON (the reindex_store result)")
     .action(async (opts) => {
@@ -425,7 +539,7 @@ export function proofsCommand(host: CliHost, env: () => Promise<OpsEnvironment>)
           opts.json ? JSON.stringify(r) + "\n" : `indexed ${r.indexed} records in ${r.store}\n`,
         );
       } finally {
-        ops.close();
+        await ops.close();
       }
     });
   return cmd;

@@ -8,10 +8,10 @@
  */
 import { readFile } from "node:fs/promises";
 import process from "node:process";
-import { resolveKey } from "../crypto/keys.ts";
-import { verifyRecord } from "../record/verify.ts";
-import { importPublicKey } from "../attest/keys.ts";
-import { verifyAttestation } from "../attest/verify.ts";
+import { resolveKey } from "../../src/crypto/keys.ts";
+import { verifyRecord } from "../../src/record/verify.ts";
+import { importPublicKey } from "../../src/attest/keys.ts";
+import { verifyAttestation } from "../../src/attest/verify.ts";
 
 const USAGE = "usage: cli.mjs verify FILE... [--key-file PATH | --key TEXT]\n" +
   "       cli.mjs verify-dsse ENVELOPE... --public-key PUB [--public-key PUB ...]";

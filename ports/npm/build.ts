@@ -6,7 +6,7 @@
  *
  * @module
  */
-import { EMPIRIC_VERSION } from "../version.ts";
+import { EMPIRIC_VERSION } from "../../src/version.ts";
 
 const root = new URL("../../", import.meta.url);
 const out = new URL("dist/npm/", root);
@@ -37,7 +37,7 @@ async function bundle(entry: string, output: string, extra: string[] = []) {
 }
 
 await bundle("src/mod.ts", "index.mjs", ["--declaration"]);
-await bundle("src/npm/cli.ts", "cli.mjs", ["--external", "node:*"]);
+await bundle("ports/npm/cli.ts", "cli.mjs", ["--external", "node:*"]);
 
 const pkg = {
   name: "@empiric/proof",
