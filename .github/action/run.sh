@@ -13,7 +13,7 @@ fi
 if [ -z "${EMPIRIC_SIGN_KEY:-}" ]; then
   echo "::warning title=empiric::no sign-key input and no EMPIRIC_SIGN_KEY: the record is signed with the public demo key"
 fi
-args=(run "$INPUT_SCENARIO" --store "${INPUT_STORE:-.empiric/proofs}" --out "$out/record.json"
+args=(run "$INPUT_SCENARIO" --store "${INPUT_STORE:-.empiric/proofs}" --out "$out/record.json" --force
   --report "$out/report.html" --report "$out/junit.xml" --report "$out/summary.md" --json --quiet)
 [ -n "${INPUT_SUBSTRATE:-}" ] && args+=(--substrate "$INPUT_SUBSTRATE")
 [ -n "${GITHUB_STEP_SUMMARY:-}" ] && args+=(--summary)

@@ -5,6 +5,7 @@
  *
  * @module
  */
+import { declaredScenarioName, parseReproductionCommand } from "../record/command.ts";
 import { RecordError, UsageError } from "../errors/errors.ts";
 import { parseJson } from "../json/parse.ts";
 import { prettyJson } from "../json/pretty.ts";
@@ -121,15 +122,12 @@ export interface ReproductionParts {
  * ```
  */
 export function reproductionParts(command: string): ReproductionParts {
-  const m = /^empiric run (.+?) --substrate (.+)$/s.exec(command);
-  if (!m) return { scenario: null, substrate: null };
-  return { scenario: m[1], substrate: m[2] };
+  return parseReproductionCommand(command) ?? { scenario: null, substrate: null };
 }
 
-/** The scenario a record's run used (from its reproduction command), else the first pillar. */
+/** The scenario a record's run used (its declared name), else the first pillar. */
 export function scenarioNameOf(record: ProofRecord): string {
-  return reproductionParts(record.reproduction.command).scenario ??
-    record.evidence[0]?.pillar ?? "unknown";
+  return declaredScenarioName(record) ?? record.evidence[0]?.pillar ?? "unknown";
 }
 
 export { base64Decode, base64Encode } from "../crypto/base64.ts";

@@ -127,8 +127,13 @@ export interface CallOptions {
   signal?: AbortSignal;
   /** Progress of a run. */
   onProgress?: (p: RunProgress) => void;
-  /** `run_scenario`, local callers: also write the record (pretty JSON) here, atomically. */
+  /**
+   * `run_scenario`, local callers: also write the record (pretty JSON) here, atomically. Checked
+   * before the run starts: an existing file is refused unless `force`.
+   */
   out?: string;
+  /** `run_scenario`: `out` may replace an existing file. */
+  force?: boolean;
   /** `run_scenario`, local callers: post the OpenLineage run lifecycle to this collector. */
   lineage?: { url: string; namespace?: string; apiKey?: string };
   /** `run_scenario`, local callers: post the signed record as a CloudEvent to this sink. */
@@ -209,6 +214,7 @@ function contextFor(host: OpHost, call: CallOptions): OpContext {
     signal: call.signal,
     onProgress: call.onProgress,
     out: call.out,
+    force: call.force,
     lineage: call.lineage,
     events: call.events,
     warn: call.warn,

@@ -13,7 +13,7 @@ import { resolveRelative } from "../scenario/load.ts";
 import { splitCommandLine } from "../substrate/cmd.ts";
 import type { SubstrateSpec } from "../substrate/spec.ts";
 import type { RunSpanControl } from "../telemetry/instrument.ts";
-import type { OpContext } from "./context.ts";
+import { type OpContext, scenarioCatalog } from "./context.ts";
 import type { OpsEnvironment } from "./environment.ts";
 import { checkRegistration } from "../attest/registration.ts";
 import {
@@ -44,6 +44,36 @@ async function runtimeFor(env: OpsEnvironment, s: SubstrateSpec): Promise<Runtim
   const version = await env.substrateRuntime(splitCommandLine(s.commandLine));
   if (version === undefined) return runtime;
   return { ...runtime, host: { ...runtime.host, substrate_runtime: version } };
+}
+
+/**
+ * How the reproduction command names the scenario so that it resolves from the directory the
+ * run was started in: a built-in, or a file `./scenarios/` finds by its declared name, by that
+ * name; any other file by the path it was found at (unless that path holds white space, which
+ * the record's schema does not allow there).
+ */
+async function scenarioArgument(
+  ctx: OpContext,
+  resolved: Awaited<ReturnType<OpContext["scenarios"]["resolve"]>>,
+): Promise<string> {
+  const name = resolved.scenario.name;
+  if (resolved.origin.kind === "builtin" || ctx.caller === "network") return name;
+  try {
+    const fromHere = await scenarioCatalog(ctx.env, "scenarios", "local").resolve(name);
+    if (fromHere.origin.kind === "file" && samePath(fromHere.origin.path, resolved.origin.path)) {
+      return name;
+    }
+  } catch {
+    // the name does not resolve from here: the path does
+  }
+  // The record's schema allows no white space in the scenario argument: such a path cannot be
+  // written, and the name is the best the command can say.
+  return /\s/.test(resolved.origin.path) ? name : resolved.origin.path;
+}
+
+function samePath(a: string, b: string): boolean {
+  const norm = (p: string) => p.replace(/^\.\//, "").replace(/\/+/g, "/");
+  return norm(a) === norm(b);
 }
 
 function startInfo(
@@ -87,6 +117,11 @@ export async function runTraced(
     throw new EmpiricError("forbidden", "network clients cannot direct a run's output");
   }
   const resolved = await ctx.scenarios.resolve(input.scenario);
+  if (ctx.out) {
+    // Before measuring: a run must not end unable to write its record where asked.
+    const { checkOutputFile } = await import("../fs/target.ts");
+    await checkOutputFile(ctx.out, { force: ctx.force });
+  }
   if (input.observations !== undefined || input.observations_format !== undefined) {
     return await importTraced(input, ctx, span, resolved);
   }
@@ -133,6 +168,7 @@ export async function runTraced(
       output = await runScenario({
         resolved,
         substrateSpec: spec,
+        scenarioArgument: await scenarioArgument(ctx, resolved),
         substrate,
         substrateName: input.substrate_name,
         substrateCommit: commit,
@@ -200,6 +236,7 @@ async function importTraced(
   const output = await runImported({
     resolved,
     substrateSpec: spec,
+    scenarioArgument: await scenarioArgument(ctx, resolved),
     substrateName: input.substrate_name,
     substrateCommit: input.substrate_commit ?? "unknown",
     key: ctx.key!.bytes,
@@ -231,13 +268,20 @@ async function keep(
   // record cannot be written where asked. The bundle parts go first, so whoever sees a record
   // sees the files it seals.
   if (ctx.out) {
-    const { writeFileAtomic } = await import("../fs/atomic.ts");
+    const { createFileAtomic, writeFileAtomic } = await import("../fs/atomic.ts");
     const { prettyJson } = await import("../json/pretty.ts");
-    const { bundlePaths } = await import("../run/bundle.ts");
+    const { bundlePaths } = await import("../run/bundle_paths.ts");
     const paths = bundlePaths(ctx.out);
     await writeFileAtomic(paths.observations, output.bundle.observations);
     await writeFileAtomic(paths.scenario, output.bundle.scenario);
-    await writeFileAtomic(ctx.out, prettyJson(record as unknown as never));
+    const text = prettyJson(record as unknown as never);
+    if (ctx.force) await writeFileAtomic(ctx.out, text);
+    else if (!(await createFileAtomic(ctx.out, new TextEncoder().encode(text)))) {
+      throw new EmpiricError(
+        "already_exists",
+        `--out ${ctx.out} appeared while the run went on; nothing was stored (give --force to replace it)`,
+      );
+    }
   }
   const path = store ? (await store.put(record, output.bundle)).path : null;
   ctx.onOutput?.(output);

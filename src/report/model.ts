@@ -12,6 +12,7 @@
  *
  * @module
  */
+import { declaredScenarioName, parseReproductionCommand } from "../record/command.ts";
 import type { Observation } from "../run/observation.ts";
 import {
   type Bin,
@@ -295,7 +296,6 @@ export interface Report {
 
 /** Largest finite double: the record's stand-in for an unbounded side. */
 const UNBOUNDED = Number.MAX_VALUE;
-const COMMAND = /^empiric run (\S+) --substrate (.+)$/;
 
 const COMPARATOR_WORDS: Record<string, string> = {
   "<": "<",
@@ -310,12 +310,13 @@ export function comparatorSymbol(c: string): string {
   return COMPARATOR_WORDS[c] ?? c;
 }
 
-/** Scenario and substrate of a record, from its reproduction command. */
+/** Scenario (its declared name) and substrate of a record, from its reproduction command. */
 export function scenarioAndSubstrate(record: PlainRecord): { scenario: string; substrate: string } {
-  const m = COMMAND.exec(record.reproduction?.command ?? "");
-  return m
-    ? { scenario: m[1], substrate: m[2] }
-    : { scenario: "unknown", substrate: record.data?.substrate_name ?? "unknown" };
+  const parts = parseReproductionCommand(record.reproduction?.command ?? "");
+  return {
+    scenario: declaredScenarioName(record) ?? "unknown",
+    substrate: parts?.substrate ?? record.data?.substrate_name ?? "unknown",
+  };
 }
 
 type Attrs = Record<string, unknown>;

@@ -9,6 +9,7 @@
  *
  * @module
  */
+import { reproductionCommand } from "../record/command.ts";
 import { sha256Hex } from "../crypto/hash.ts";
 import { ScenarioError } from "../errors/errors.ts";
 import { canonicalize } from "../json/canonical.ts";
@@ -55,6 +56,11 @@ export interface RunInputs {
   resolved: ResolvedScenario;
   /** The substrate argument as given on the command line. */
   substrateSpec: string;
+  /**
+   * How the reproduction command names the scenario (default: its declared name): a path when
+   * the name would not find this file from the run's directory.
+   */
+  scenarioArgument?: string;
   substrate: Substrate;
   substrateName?: string;
   substrateCommit?: string;
@@ -350,7 +356,7 @@ async function seal(
       reasoning: analysis.reasoning,
     },
     reproduction: {
-      command: `empiric run ${scenario.name} --substrate ${inputs.substrateSpec}`,
+      command: reproductionCommand(inputs.scenarioArgument ?? scenario.name, inputs.substrateSpec),
       environment,
       lineage_chain: lineage.map((l) => l.proof_id),
     },

@@ -102,6 +102,104 @@ Deno.test("run: a cmd: substrate in Python; a failing one reported per item", as
   );
 });
 
+Deno.test("run: a substrate that fails every item is not a green step (exit 69), the record kept", async () => {
+  const dir = await Deno.makeTempDir();
+  try {
+    const dead = await runCli([
+      "run",
+      "arithmetic-accuracy",
+      "--substrate",
+      `cmd:python3 ${PY_CALC.replace("calculator", "misbehaving")} dead`,
+      "--store",
+      dir,
+      "-q",
+      "--fail-on",
+      "refuted",
+    ], { env: KEY });
+    assert.equal(dead.code, 69, dead.stderr);
+    assert.match(dead.stdout, /^INCONCLUSIVE/);
+    assert.match(
+      dead.stderr,
+      /substrate_unavailable: every one of the 120 items failed \(invalid_response\).*record is kept/,
+    );
+    const list = JSON.parse((await runCli(["proofs", "list", "--store", dir, "--json"])).stdout);
+    assert.equal(list.entries.length, 1);
+    assert.equal(list.entries[0].outcome, "INCONCLUSIVE");
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("run: a corpus item without the probe's input is a dataset error before anything runs", async () => {
+  const dir = await Deno.makeTempDir();
+  try {
+    await Deno.mkdir(`${dir}/scenarios`);
+    const text = (await Deno.readTextFile(
+      new URL("../../fixtures/scenarios/arithmetic-accuracy.yaml", import.meta.url),
+    )).replace("name: arithmetic-accuracy", "name: holes").replace(
+      "../corpora/arithmetic.jsonl",
+      "holes.jsonl",
+    );
+    await Deno.writeTextFile(`${dir}/scenarios/holes.yaml`, text);
+    const corpus = (await Deno.readTextFile(
+      new URL("../../fixtures/corpora/arithmetic.jsonl", import.meta.url),
+    )).trimEnd().split("\n");
+    const broken = JSON.parse(corpus[2]);
+    delete broken.input;
+    corpus[2] = JSON.stringify(broken);
+    await Deno.writeTextFile(`${dir}/scenarios/holes.jsonl`, corpus.join("\n") + "\n");
+    // The substrate would leave a mark if it were ever started.
+    const r = await runCli([
+      "run",
+      "holes",
+      "--substrate",
+      `cmd:sh -c 'touch ${dir}/started; cat'`,
+      "--store",
+      `${dir}/store`,
+    ], { env: KEY, cwd: dir });
+    assert.equal(r.code, 65, r.stderr);
+    assert.match(
+      r.stderr,
+      /dataset_invalid: dataset arithmetic \(.*holes\.jsonl\): item 3 .*has no \/input/,
+    );
+    assert.equal(await Deno.stat(`${dir}/started`).then(() => true, () => false), false);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("run --out: checked before the run, never overwritten without --force, - for stdout", async () => {
+  const dir = await Deno.makeTempDir();
+  try {
+    const store = `${dir}/store`;
+    const args = ["run", "arithmetic-accuracy", "--store", store, "-q"];
+    // A directory that does not exist: refused before anything runs, nothing stored.
+    const nowhere = await runCli([...args, "--out", `${dir}/no/such/dir/r.json`], { env: KEY });
+    assert.equal(nowhere.code, 74, nowhere.stderr);
+    assert.match(nowhere.stderr, /io_error: --out .*no\/such\/dir\/r\.json: cannot write there/);
+    assert.equal(await Deno.stat(store).then(() => true, () => false), false, "nothing stored");
+    // An existing file: refused (exit 73) unless --force.
+    await Deno.writeTextFile(`${dir}/r.json`, "keep me");
+    const exists = await runCli([...args, "--out", `${dir}/r.json`], { env: KEY });
+    assert.equal(exists.code, 73, exists.stderr);
+    assert.match(exists.stderr, /already_exists: --out .*r\.json already exists; give --force/);
+    assert.equal(await Deno.readTextFile(`${dir}/r.json`), "keep me");
+    assert.equal(await Deno.stat(store).then(() => true, () => false), false, "nothing stored");
+    const forced = await runCli([...args, "--out", `${dir}/r.json`, "--force"], { env: KEY });
+    assert.equal(forced.code, 0, forced.stderr);
+    assert.equal(JSON.parse(await Deno.readTextFile(`${dir}/r.json`)).verdict.outcome, "VALIDATED");
+    // --out -: the record alone on standard output, the summary on standard error.
+    const piped = await runCli([...args, "--out", "-"], { env: KEY });
+    assert.equal(piped.code, 0, piped.stderr);
+    const record = JSON.parse(piped.stdout);
+    assert.match(piped.stderr, new RegExp(`proof_id: ${record.identity.proof_id}`));
+    const both = await runCli([...args, "--out", "-", "--json"], { env: KEY });
+    assert.equal(both.code, 64);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
 Deno.test("run: bad input gives a clear error and a documented exit code", async () => {
   const noSuch = await runCli(["run", "no-such-scenario", "--no-store"], { env: KEY });
   assert.equal(noSuch.code, 66, "an unknown scenario is not_found (exit 66) on every surface");
@@ -302,4 +400,75 @@ Deno.test("a closed standard output (empiric … | head) ends quietly", async ()
   const stderr = new TextDecoder().decode(out.stderr);
   assert.match(new TextDecoder().decode(out.stdout), /exit=141/, stderr);
   assert.equal(stderr, "", "nothing on stderr: not a bug report, not a stack");
+});
+
+Deno.test("the reproduction command pasted into a shell runs the same claim again", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "empiric-repro-" });
+  try {
+    // A scenario outside ./scenarios/ (named by its path) and one inside (named by its name),
+    // on a substrate whose command line needs quoting.
+    const scenario = (await Deno.readTextFile(
+      new URL("../../fixtures/scenarios/arithmetic-accuracy.yaml", import.meta.url),
+    )).replace(
+      "../corpora/arithmetic.jsonl",
+      new URL("../../fixtures/corpora/arithmetic.jsonl", import.meta.url).pathname,
+    );
+    await Deno.mkdir(`${dir}/claims`);
+    await Deno.mkdir(`${dir}/scenarios`);
+    await Deno.mkdir(`${dir}/my substrate`);
+    await Deno.writeTextFile(`${dir}/claims/arith.yaml`, scenario);
+    await Deno.writeTextFile(
+      `${dir}/scenarios/renamed.yaml`,
+      scenario.replace("name: arithmetic-accuracy", "name: arith-by-name"),
+    );
+    await Deno.copyFile(PY_CALC, `${dir}/my substrate/calc's.py`);
+    // `empiric` on PATH: the real entry point with the binary's permissions.
+    await Deno.mkdir(`${dir}/bin`);
+    const cli = new URL("../../cli.ts", import.meta.url).pathname;
+    await Deno.writeTextFile(
+      `${dir}/bin/empiric`,
+      `#!/bin/sh\nexec "${Deno.execPath()}" run --allow-read --allow-write --allow-env --allow-net --allow-run --allow-sys "${cli}" "$@"\n`,
+    );
+    await Deno.chmod(`${dir}/bin/empiric`, 0o755);
+    const substrate = `cmd:python3 "my substrate/calc's.py"`;
+    for (
+      const [scenarioArg, expected] of [["claims/arith.yaml", "claims/arith.yaml"], [
+        "arith-by-name",
+        "arith-by-name",
+      ]]
+    ) {
+      const first = await runCli([
+        "run",
+        scenarioArg,
+        "--substrate",
+        substrate,
+        "--no-store",
+        "--out",
+        `${dir}/first.json`,
+        "--force",
+        "-q",
+      ], { env: KEY, cwd: dir });
+      assert.equal(first.code, 0, first.stderr);
+      const record = JSON.parse(await Deno.readTextFile(`${dir}/first.json`));
+      const command: string = record.reproduction.command;
+      assert.equal(
+        command,
+        `empiric run ${expected} --substrate 'cmd:python3 "my substrate/calc'\\''s.py"'`,
+      );
+      const again = await new Deno.Command("sh", {
+        args: ["-c", `${command} --no-store --out second.json --force -q`],
+        cwd: dir,
+        env: { ...KEY, PATH: `${dir}/bin:${Deno.env.get("PATH")}`, NO_COLOR: "1" },
+        stdout: "piped",
+        stderr: "piped",
+      }).output();
+      assert.equal(again.code, 0, new TextDecoder().decode(again.stderr));
+      const second = JSON.parse(await Deno.readTextFile(`${dir}/second.json`));
+      assert.equal(second.reproduction.command, command);
+      assert.equal(second.pre_registration.config_hash, record.pre_registration.config_hash);
+      assert.equal(second.verdict.outcome, "VALIDATED");
+    }
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
 });

@@ -6,7 +6,7 @@
  *
  * @module
  */
-import { Command, Option } from "@commander-js/extra-typings";
+import { Command } from "@commander-js/extra-typings";
 import { EXIT } from "../../errors/codes.ts";
 import { type Problem, UsageError } from "../../errors/errors.ts";
 import {
@@ -19,7 +19,7 @@ import {
 import { DEMO_KEY_BYTES } from "../../ops/keys.ts";
 import { cliKey, formatProblem, readInput } from "../context.ts";
 import type { AnyCommand, CliHost } from "../host.ts";
-import { keyFileOption, storeDir, storeOption } from "../options.ts";
+import { keyFileOption, keyOption, storeDir, storeOption } from "../options.ts";
 
 const text = (b: Uint8Array) => new TextDecoder().decode(b);
 
@@ -42,13 +42,7 @@ export function auditCommand(
     .argument("<record>", "record file, or the proof_id of a proof in the store")
     .option("--observations <file>", "the observations file (default: beside the record)")
     .option("--scenario <file>", "the scenario file (default: beside the record)")
-    .addOption(
-      new Option(
-        "--key <text>",
-        "also check the signature under this HMAC key; also EMPIRIC_SIGN_KEY",
-      )
-        .conflicts("keyFile"),
-    )
+    .addOption(keyOption("also check the signature under this HMAC key; also EMPIRIC_SIGN_KEY"))
     .addOption(keyFileOption())
     .option("--demo-key", "check the signature with the public demo key")
     .addOption(storeOption())

@@ -39,6 +39,7 @@ import {
 } from "../../export/openlineage.ts";
 import { cliKey, formatProblem, readInput } from "../context.ts";
 import type { AnyCommand, CliHost } from "../host.ts";
+import { keyFileOption, keyOption } from "../options.ts";
 
 async function emit(host: CliHost, text: string, out: string | undefined): Promise<void> {
   if (out) {
@@ -382,10 +383,8 @@ function importCommand(host: CliHost, setExit?: (code: number) => void): AnyComm
         "otherwise; a record that fails is not printed.",
     )
     .argument("<file>", "event file, or -")
-    .addOption(
-      new Option("--key <text>", "record key as text; also EMPIRIC_SIGN_KEY").conflicts("keyFile"),
-    )
-    .option("--key-file <path>", "read the record key from a file")
+    .addOption(keyOption("record key as text; also EMPIRIC_SIGN_KEY"))
+    .addOption(keyFileOption("read the record key from a file"))
     .option("--out <file>", "write the record to a file instead of standard output")
     .action(async (path, opts) => {
       const { unwrap } = await import("../../export/cloudevents.ts");
@@ -433,10 +432,8 @@ function verifyDsseCommand(host: CliHost, setExit?: (code: number) => void): Any
       "trust policy: trusted keys or key ids, min_signatures, predicate_types, outcomes",
     )
     .option("--dsse-key-file <path>", "file holding an HMAC DSSE key")
-    .addOption(
-      new Option("--key <text>", "record key as text; also EMPIRIC_SIGN_KEY").conflicts("keyFile"),
-    )
-    .option("--key-file <path>", "read the record key from a file")
+    .addOption(keyOption("record key as text; also EMPIRIC_SIGN_KEY"))
+    .addOption(keyFileOption("read the record key from a file"))
     .option("--json", "print the result as one JSON object")
     .action(async (path, opts) => {
       if (opts.publicKey || opts.policy) {

@@ -117,7 +117,11 @@ export function runCommand(
     .addOption(keyFileOption())
     .addOption(storeOption())
     .option("--no-store", "do not write to the proof store")
-    .option("--out <file>", "also write the record to this file")
+    .option(
+      "--out <file>",
+      "also write the record to this file (- for standard output); checked before the run",
+    )
+    .option("--force", "let --out replace an existing file")
     .option("--after <proof_id...>", "earlier proofs this run follows (lineage_chain)")
     .option("--substrate-name <name>", "name recorded for the substrate")
     .option(
@@ -184,6 +188,17 @@ export function runCommand(
         return { path, format };
       });
       const stepSummary = host.env("GITHUB_STEP_SUMMARY") || undefined;
+      // `--out -`: the record is standard output, and what people read goes to standard error.
+      const recordToStdout = opts.out === "-";
+      if (recordToStdout && opts.json) {
+        throw new UsageError("--out - and --json both write to standard output; choose one");
+      }
+      if (recordToStdout && opts.summary && !stepSummary) {
+        throw new UsageError(
+          "--out - writes the record to standard output, where --summary would print too; give --summary-file",
+        );
+      }
+      const say = recordToStdout ? (t: string) => host.stderr(t) : (t: string) => host.stdout(t);
       if (opts.summary && !stepSummary && opts.json) {
         throw new UsageError(
           "--summary prints Markdown on standard output when GITHUB_STEP_SUMMARY is not set, which --json uses; give --summary-file",
@@ -249,7 +264,8 @@ export function runCommand(
           {
             onProgress: opts.quiet ? undefined : progress.onProgress,
             signal: ctl.signal,
-            out: opts.out,
+            out: recordToStdout ? undefined : opts.out,
+            force: opts.force === true,
             lineage: opts.lineageUrl
               ? {
                 url: opts.lineageUrl,
@@ -288,17 +304,20 @@ export function runCommand(
             }) + "\n",
           );
         } else {
-          host.stdout(`${r.outcome}  ${r.scenario} on ${r.substrate}\n  ${r.reasoning}\n`);
-          if (r.path) host.stdout(`  record:   ${r.path}\n`);
-          if (opts.out) host.stdout(`  written:  ${opts.out}\n`);
-          host.stdout(`  proof_id: ${r.proof_id}\n`);
+          say(`${r.outcome}  ${r.scenario} on ${r.substrate}\n  ${r.reasoning}\n`);
+          if (r.path) say(`  record:   ${r.path}\n`);
+          if (opts.out && !recordToStdout) say(`  written:  ${opts.out}\n`);
+          say(`  proof_id: ${r.proof_id}\n`);
           if (reg) {
-            host.stdout(
+            say(
               `  registered: ${reg.registered_at}, ${
                 registrationAge(reg.registered_at, createdAt)
               } before the run (registration ${reg.digest})\n`,
             );
           }
+        }
+        if (recordToStdout && output) {
+          host.stdout(prettyJson(output.record as unknown as JsonValue));
         }
         if (!opts.json) {
           for (const w of output?.warnings ?? []) host.stderr(`empiric: warning: ${w}\n`);
@@ -330,7 +349,16 @@ export function runCommand(
           : failOn === "not-validated"
           ? r.outcome !== "VALIDATED"
           : false;
-        setExit(bad ? EXIT.verdict : EXIT.ok);
+        // A substrate that failed every item is down, whatever the verdict: never a green step.
+        const dead = r.measured > 0 && r.failures.length === r.measured;
+        if (dead) {
+          const kinds = [...new Set(r.failures.map((f) => f.kind))].join(", ");
+          host.stderr(
+            `empiric: substrate_unavailable: every one of the ${r.measured} items failed (${kinds}): ` +
+              `${r.substrate} did not answer; the ${r.outcome} record is kept as evidence\n`,
+          );
+        }
+        setExit(dead ? EXIT.unavailable : bad ? EXIT.verdict : EXIT.ok);
       } finally {
         progress.finish();
         stopOnSignal?.();
