@@ -58,6 +58,12 @@ export const PROOF_EVENT_EXTENSIONS = {
   substrate: "empiricsubstrate",
   /** `identity.schema_version` of the record. */
   schemaVersion: "empiricschemaversion",
+  /**
+   * The record's observations file by reference: `sha256:<content_hash>` of its `observations`
+   * dataset (the file beside the record, `GET /proofs/{proof_id}/observations`); absent for
+   * records made before observations were kept.
+   */
+  observations: "empiricobservations",
 } as const;
 
 /** Options of {@link wrap}. */
@@ -111,6 +117,12 @@ export async function wrap(proof: ProofInput, options: WrapOptions): Promise<Pro
   };
   if (parts.scenario) ext[PROOF_EVENT_EXTENSIONS.scenario] = parts.scenario;
   if (parts.substrate) ext[PROOF_EVENT_EXTENSIONS.substrate] = parts.substrate;
+  const observations = record.data.datasets.find((d) =>
+    d.kind === "observations" && d.name === "observations"
+  );
+  if (observations) {
+    ext[PROOF_EVENT_EXTENSIONS.observations] = `sha256:${observations.content_hash}`;
+  }
   Object.assign(ext, options.extensions ?? {});
   try {
     return new CloudEvent<Uint8Array>({

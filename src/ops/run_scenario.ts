@@ -15,6 +15,7 @@ import type { OpsEnvironment } from "./environment.ts";
 import { defineOperation } from "./operation.ts";
 import { loadModule } from "../lazy/load.ts";
 import { COMPONENTS, OutcomeSchema, ProofId, ScenarioNameSchema } from "./schemas.ts";
+import { IMPORT_FORMATS } from "../run/import.ts";
 
 /** `run_scenario` input. */
 export const RunScenarioInput = z.strictObject({
@@ -31,6 +32,18 @@ export const RunScenarioInput = z.strictObject({
     "Revision recorded for the substrate (default: detected with git)",
   ),
   after: z.array(ProofId).max(100).optional().describe("Earlier proof ids this run follows"),
+  observations: z.string().optional().describe(
+    "Judge these results instead of running a substrate: the text of a hyperfine --export-json, pytest-benchmark --benchmark-json, k6 --out json or JSON Lines file (docs/importers.md); needs observations_format",
+  ),
+  observations_format: z.enum(IMPORT_FORMATS).optional().describe(
+    "The format of observations: hyperfine, pytest-benchmark, k6 or jsonl",
+  ),
+  observations_name: z.string().min(1).max(200).optional().describe(
+    "The results file's name, recorded as the dataset's source (default: results)",
+  ),
+  select: z.string().min(1).max(1000).optional().describe(
+    "With observations: the command (hyperfine), benchmark (pytest-benchmark) or metric (k6, default http_req_duration) to take when the file has several",
+  ),
 }).register(COMPONENTS, { id: "RunScenarioInput" });
 
 /** `run_scenario` output. */
@@ -91,7 +104,9 @@ export const runScenarioOp = defineOperation({
     "substrate: builtin:echo, builtin:calculator, builtin:keyword-sentiment, cmd:<command line> " +
     "(a JSON Lines process started on the server's machine; network clients only where the " +
     "server allows it) or an http(s):// URL; default: the scenario's default_substrate. after: " +
-    "earlier proof_ids this run follows. Built-in scenarios take seconds; over MCP send a " +
+    "earlier proof_ids this run follows. observations with observations_format judges results " +
+    "made elsewhere (hyperfine, pytest-benchmark, k6, JSON Lines) instead of running a substrate. " +
+    "Built-in scenarios take seconds; over MCP send a " +
     "progressToken to get progress notifications, and cancel the request to stop a run " +
     "(nothing is stored). Each run writes a new record.",
   access: "write",

@@ -122,6 +122,12 @@ export async function runTraced(
     const { checkOutputFile } = await import("../fs/target.ts");
     await checkOutputFile(ctx.out, { force: ctx.force });
   }
+  if (input.observations !== undefined || input.observations_format !== undefined) {
+    return await importTraced(input, ctx, span, resolved);
+  }
+  if (input.select !== undefined || input.observations_name !== undefined) {
+    throw new UsageError("select and observations_name apply only with observations");
+  }
   const spec = input.substrate ?? resolved.scenario.default_substrate;
   if (!spec) {
     throw new UsageError(
@@ -190,12 +196,84 @@ export async function runTraced(
     await lineage?.fail(e);
     throw e;
   }
+  return await keep(output, ctx, store, lineage, resolved.scenario.name, spec);
+}
+
+/** `run --observations FILE --from FORMAT`: judge results made elsewhere. */
+async function importTraced(
+  input: z.infer<typeof RunScenarioInput>,
+  ctx: OpContext,
+  span: RunSpanControl,
+  resolved: Awaited<ReturnType<OpContext["scenarios"]["resolve"]>>,
+): Promise<RunScenarioView> {
+  if (input.observations === undefined || input.observations_format === undefined) {
+    throw new UsageError(
+      "observations and observations_format go together (--observations FILE --from FORMAT)",
+    );
+  }
+  if (input.substrate !== undefined) {
+    throw new UsageError(
+      "observations from a results file are judged without a substrate: leave out substrate",
+    );
+  }
+  const format = input.observations_format;
+  const spec = `import:${format}`;
+  span.resolved(resolved.scenario.name, spec);
+  const name = input.observations_name ?? "results";
+  const bytes = new TextEncoder().encode(input.observations);
+  const { importResults } = await import("../run/import.ts");
+  const imported = importResults(format, bytes, name, input.select);
+  const store = ctx.storeLocation === undefined ? undefined : await ctx.store();
+  const predecessor = await store?.predecessor(resolved.scenario.name, spec);
+  const links = [
+    ...(predecessor ? [predecessor] : []),
+    ...await Promise.all(
+      (input.after ?? []).map((id) => store?.link(id) ?? Promise.resolve({ proof_id: id })),
+    ),
+  ];
+  const registration = ctx.registration;
+  const { runImported } = await import("../run/run.ts");
+  const output = await runImported({
+    resolved,
+    substrateSpec: spec,
+    scenarioArgument: await scenarioArgument(ctx, resolved),
+    substrateName: input.substrate_name,
+    substrateCommit: input.substrate_commit ?? "unknown",
+    key: ctx.key!.bytes,
+    runtime: ctx.env.runtime(),
+    now: () => ctx.env.now(),
+    sourceDateEpoch: sourceDateEpoch(ctx.env),
+    lineage: links,
+    onProgress: ctx.onProgress,
+    checkRegistration: registration
+      ? (facts) => checkRegistration(registration.envelope, facts, registration.trust)
+      : undefined,
+    file: { name, bytes, format },
+    imported,
+  });
+  return await keep(output, ctx, store, undefined, resolved.scenario.name, spec);
+}
+
+/** Write the record (and its bundle) where asked, store it, and announce it. */
+async function keep(
+  output: RunOutput,
+  ctx: OpContext,
+  store: Awaited<ReturnType<OpContext["store"]>> | undefined,
+  lineage: { complete(record: RunOutput["record"]): Promise<void> } | undefined,
+  scenario: string,
+  spec: string,
+): Promise<RunScenarioView> {
   const record = output.record;
   // Where the caller asked for the record, before the store: nothing is stored when the
-  // record cannot be written where asked.
+  // record cannot be written where asked. The bundle parts go first, so whoever sees a record
+  // sees the files it seals.
   if (ctx.out) {
     const { createFileAtomic, writeFileAtomic } = await import("../fs/atomic.ts");
     const { prettyJson } = await import("../json/pretty.ts");
+    const { bundlePaths } = await import("../run/bundle_paths.ts");
+    const paths = bundlePaths(ctx.out);
+    await writeFileAtomic(paths.observations, output.bundle.observations);
+    await writeFileAtomic(paths.scenario, output.bundle.scenario);
     const text = prettyJson(record as unknown as never);
     if (ctx.force) await writeFileAtomic(ctx.out, text);
     else if (!(await createFileAtomic(ctx.out, new TextEncoder().encode(text)))) {
@@ -205,7 +283,7 @@ export async function runTraced(
       );
     }
   }
-  const path = store ? (await store.put(record)).path : null;
+  const path = store ? (await store.put(record, output.bundle)).path : null;
   ctx.onOutput?.(output);
   await lineage?.complete(record);
   if (ctx.events) {
@@ -220,7 +298,7 @@ export async function runTraced(
   }
   return {
     proof_id: record.identity.proof_id,
-    scenario: resolved.scenario.name,
+    scenario,
     substrate: spec,
     outcome: record.verdict.outcome,
     observed_value: record.verdict.observed_value,

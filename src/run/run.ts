@@ -11,6 +11,7 @@
  */
 import { reproductionCommand } from "../record/command.ts";
 import { sha256Hex } from "../crypto/hash.ts";
+import { ScenarioError } from "../errors/errors.ts";
 import { canonicalize } from "../json/canonical.ts";
 import { configHash, dataHash, loadDatasets } from "../scenario/load.ts";
 import type { ResolvedScenario } from "../scenario/resolve.ts";
@@ -32,7 +33,9 @@ import {
   type RunProgress,
 } from "./execute.ts";
 import { buildObservations, type Observation } from "./observation.ts";
+import { type BundleBytes, bundleBytes, observationsDataset } from "./bundle.ts";
 import { decidabilityWarnings } from "./plan.ts";
+import type { Imported, ImportFormat } from "./import.ts";
 import { buildProvenance } from "./provenance.ts";
 import type { JsonObject } from "../json/value.ts";
 import type { LineageLink } from "../record/lineage.ts";
@@ -90,6 +93,11 @@ export interface RunOutput {
   registration: RegistrationRef | null;
   /** One per measured item, in corpus order: with the scenario, all the analysis reads. */
   observations: Observation[];
+  /**
+   * The files kept beside the record (`<record>.observations.jsonl`, `<record>.scenario.json`):
+   * the observations and the normalized scenario, exactly as the record's hashes seal them.
+   */
+  bundle: BundleBytes;
   /** The harness's own overhead (latency scenarios). */
   harness?: HarnessCalibration;
   /** Why the plan cannot decide as hoped (min_n below the smallest decidable n, ...). */
@@ -111,6 +119,13 @@ export async function runScenario(inputs: RunInputs): Promise<RunOutput> {
   const deterministic = inputs.sourceDateEpoch !== undefined;
   const clock = deterministic ? () => inputs.sourceDateEpoch! * 1000 : inputs.now;
 
+  if (!scenario.datasets.some((d) => d.kind === "corpus" || d.kind === "synthetic")) {
+    throw new ScenarioError(
+      "scenario_invalid",
+      `scenario ${scenario.name} has no corpus or synthetic dataset (the items sent to the substrate): it can only judge results made elsewhere (run --observations FILE --from FORMAT)`,
+      { pointer: "/datasets" },
+    );
+  }
   // Pre-registration, fixed before the first substrate call.
   const datasets = await loadDatasets(scenario, resolved.origin.path, resolved.files);
   const cfgHash = await configHash(scenario);
@@ -162,7 +177,109 @@ export async function runScenario(inputs: RunInputs): Promise<RunOutput> {
   });
   const measuredItems = corpus.slice(Math.min(scenario.probe.warmup_items, corpus.length));
   const observations = buildObservations(scenario, measuredItems, executed.outcomes);
-  const endedAt = rfc3339(clock());
+  return await seal(inputs, {
+    scenario,
+    datasets,
+    cfgHash,
+    dHash,
+    plan,
+    registration,
+    created,
+    endedAt: rfc3339(clock()),
+    runId: runIdFinal,
+    observations,
+    harness: executed.harness,
+    warnings,
+    defaultSubstrateName: substrate.defaultName,
+  });
+}
+
+/** Inputs of {@link runImported}: a run's inputs without a substrate, and the results file. */
+export interface ImportInputs extends Omit<RunInputs, "substrate" | "monotonic" | "signal"> {
+  /** The results file: its name (recorded as the dataset's source), bytes and format. */
+  file: { name: string; bytes: Uint8Array; format: ImportFormat };
+  /** The file read by `importResults`. */
+  imported: Imported;
+}
+
+/**
+ * Judge observations made elsewhere (`run --observations FILE --from FORMAT`): the results file
+ * takes the place of the corpus (its SHA-256 is the dataset's content_hash and goes into
+ * data_hash), its values are the observations, and the analysis, record and bundle are a run's.
+ */
+export async function runImported(inputs: ImportInputs): Promise<RunOutput> {
+  const scenario = inputs.resolved.scenario;
+  const deterministic = inputs.sourceDateEpoch !== undefined;
+  const clock = deterministic ? () => inputs.sourceDateEpoch! * 1000 : inputs.now;
+  const { file, imported } = inputs;
+  const base = file.name.slice(file.name.lastIndexOf("/") + 1);
+  const dataset: LoadedDataset = {
+    spec: { name: `${file.format}:${base}`, kind: "observations" },
+    bytes: file.bytes,
+    content_hash: await sha256Hex(new Uint8Array(file.bytes)),
+    items: imported.items,
+    source: `${base} (${file.format})`,
+  };
+  const cfgHash = await configHash(scenario);
+  const dHash = await dataHash([dataset]);
+  const plan = analysisPlanText(scenario);
+  const registration = inputs.checkRegistration
+    ? await inputs.checkRegistration({
+      scenario: scenario.name,
+      config_hash: cfgHash,
+      data_hash: dHash,
+      analysis_plan: plan,
+    })
+    : null;
+  const created = rfc3339(clock());
+  const runId = (await sha256Hex(
+    new TextEncoder().encode(`${cfgHash}\n${dHash}\n${inputs.substrateSpec}\n${created}`),
+  )).slice(0, 32);
+  const observations = buildObservations(scenario, imported.items, imported.outcomes);
+  return await seal(inputs, {
+    scenario,
+    datasets: [dataset],
+    cfgHash,
+    dHash,
+    plan,
+    registration,
+    created,
+    endedAt: created,
+    runId,
+    observations,
+    warnings: decidabilityWarnings(scenario, observations.length),
+    defaultSubstrateName: imported.substrateName,
+  });
+}
+
+/** What a run has measured, for {@link seal}. */
+interface Measured {
+  scenario: ResolvedScenario["scenario"];
+  datasets: LoadedDataset[];
+  cfgHash: string;
+  dHash: string;
+  plan: string;
+  registration: RegistrationRef | null;
+  created: string;
+  endedAt: string;
+  runId: string;
+  observations: Observation[];
+  harness?: HarnessCalibration;
+  warnings: string[];
+  defaultSubstrateName: string;
+}
+
+/** Analyse the observations by the plan, and build, seal and sign the record. */
+async function seal(
+  inputs: Omit<RunInputs, "substrate" | "monotonic">,
+  m: Measured,
+): Promise<RunOutput> {
+  const { scenario, datasets, cfgHash, dHash, plan, registration, created, endedAt } = m;
+  const { observations } = m;
+  const runIdFinal = m.runId;
+  const executed = { harness: m.harness };
+  const warnings = m.warnings;
+  const deterministic = inputs.sourceDateEpoch !== undefined;
   inputs.onProgress?.({
     phase: "analyze",
     done: 0,
@@ -184,7 +301,11 @@ export async function runScenario(inputs: RunInputs): Promise<RunOutput> {
     analysis = failedAnalysis(scenario, observations, e);
   }
 
-  const substrateName = inputs.substrateName ?? substrate.defaultName;
+  // The bundle: the observations file is a dataset of the record (its hash is signed).
+  const bundle = bundleBytes(scenario, observations);
+  const observationsRef = await observationsDataset(bundle.observations, observations.length);
+
+  const substrateName = inputs.substrateName ?? m.defaultSubstrateName;
   const substrateCommit = inputs.substrateCommit ?? "unknown";
   const lineage = [
     ...new Map(
@@ -216,13 +337,16 @@ export async function runScenario(inputs: RunInputs): Promise<RunOutput> {
     data: {
       substrate_name: substrateName,
       substrate_git_commit: substrateCommit,
-      datasets: datasets.map((d) => ({
-        name: d.spec.name,
-        content_hash: d.content_hash,
-        n_records: BigInt(d.items.length),
-        source: d.source,
-        kind: d.spec.kind,
-      })),
+      datasets: [
+        ...datasets.map((d) => ({
+          name: d.spec.name,
+          content_hash: d.content_hash,
+          n_records: BigInt(d.items.length),
+          source: d.source,
+          kind: d.spec.kind,
+        })),
+        observationsRef,
+      ],
     },
     evidence: analysis.pillars.map((p) => p.evidence),
     verdict: {
@@ -254,6 +378,7 @@ export async function runScenario(inputs: RunInputs): Promise<RunOutput> {
       scenario,
       analysis,
       harness: executed.harness,
+      observations: observationsRef,
     }),
   };
   const record = await signRecord(unsigned, inputs.key);
@@ -271,6 +396,7 @@ export async function runScenario(inputs: RunInputs): Promise<RunOutput> {
     runId: runIdFinal,
     registration,
     observations,
+    bundle,
     ...(executed.harness ? { harness: executed.harness } : {}),
     warnings,
   };

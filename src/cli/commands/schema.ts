@@ -22,7 +22,11 @@ export async function* walkJsonFiles(host: CliHost, dir: string): AsyncGenerator
     if (e.name.startsWith(".")) continue;
     const path = dir.endsWith("/") ? dir + e.name : `${dir}/${e.name}`;
     if (e.isDirectory) dirs.push(path);
-    else if ((e.isFile || e.isSymlink) && e.name.endsWith(".json")) files.push(path);
+    else if (
+      (e.isFile || e.isSymlink) && e.name.endsWith(".json") && !e.name.endsWith(".scenario.json")
+    ) {
+      files.push(path); // a bundle's scenario file is not a record
+    }
   }
   files.sort();
   dirs.sort();
