@@ -46,6 +46,7 @@ export const IndexEntrySchema = z.object({
   outcome: z.string(),
   metric: z.string(),
   observed_value: z.number().nullable(),
+  units: z.string().describe("The threshold's units, as the claim gives them"),
   created_at: z.string(),
   path: z.string().describe(
     "Where the record is kept: its file (relative to the store for network clients), or " +
@@ -161,7 +162,12 @@ export const readProofIndexOp = defineOperation({
 
 /** `get_proof` input. */
 export const GetProofInput = z.strictObject({
-  proof_id: ProofId.describe("The record's identity.proof_id"),
+  proof_id: z.string().regex(
+    /^[0-9a-f]{4,64}$/,
+    "must be a proof_id: 64 lowercase hex characters, or at least its first 4",
+  ).describe(
+    "The record's identity.proof_id, or a prefix of it (at least 4 characters) that names one stored proof",
+  ),
 }).register(COMPONENTS, { id: "GetProofInput" });
 
 /** `get_proof` output: the stored file's exact text. */
@@ -226,11 +232,13 @@ export const getProofOp = defineOperation({
     },
   },
   run: async (input, ctx) => {
-    const text = await (await ctx.store()).getText(input.proof_id);
+    const store = await ctx.store();
+    const proofId = await resolveProofId(store, input.proof_id);
+    const text = await store.getText(proofId);
     if (text === undefined) {
       throw new EmpiricError("not_found", `no proof record ${input.proof_id} in the store`);
     }
-    return { proof_id: input.proof_id, record_json: text };
+    return { proof_id: proofId, record_json: text };
   },
 });
 
@@ -266,3 +274,31 @@ export const reindexStoreOp = defineOperation({
     };
   },
 });
+
+/** How many matches an ambiguous prefix lists. */
+const PREFIX_MATCHES_SHOWN = 5;
+
+/**
+ * The full proof_id a prefix names: itself when it has 64 characters, else the one stored proof
+ * that starts with it (`not_found` when none does, `usage_error` listing the matches when
+ * several do).
+ */
+async function resolveProofId(
+  store: { idsWithPrefix(prefix: string, limit: number): Promise<string[]> },
+  given: string,
+): Promise<string> {
+  if (given.length === 64) return given;
+  const ids = await store.idsWithPrefix(given, PREFIX_MATCHES_SHOWN + 1);
+  if (ids.length === 0) {
+    throw new EmpiricError("not_found", `no proof record whose proof_id starts with ${given}`);
+  }
+  if (ids.length > 1) {
+    const shown = ids.slice(0, PREFIX_MATCHES_SHOWN).map((id) => id.slice(0, 16) + "…");
+    throw new UsageError(
+      `the proof_id prefix ${given} names ${
+        ids.length > PREFIX_MATCHES_SHOWN ? `more than ${PREFIX_MATCHES_SHOWN}` : ids.length
+      } stored proofs (${shown.join(", ")}): give more characters`,
+    );
+  }
+  return ids[0];
+}

@@ -54,10 +54,10 @@ export const STALE_TEMPORARY_MS = 60 * 60 * 1000;
  * Version of the SQLite index layout (`PRAGMA user_version`). The index is a cache of the
  * files: an older layout is dropped and rebuilt from them on open.
  */
-export const DIRECTORY_INDEX_VERSION = 2;
+export const DIRECTORY_INDEX_VERSION = 3;
 
 const COLUMNS =
-  "proof_id, scenario, substrate, outcome, metric, observed_value, created_at, created_ms";
+  "proof_id, scenario, substrate, outcome, metric, observed_value, units, created_at, created_ms";
 
 function filterSql(filter: IndexFilter): { where: string[]; args: (string | number)[] } {
   const where: string[] = [];
@@ -155,8 +155,11 @@ export class DirectoryStore implements ProofStore {
     }
     const store = new DirectoryStore(dir, db);
     store.#migrated = rebuilt;
-    if (fresh || rebuilt.length > 0) await store.reindex();
-    else await store.catchUp();
+    if (fresh || rebuilt.length > 0) {
+      // A new or re-laid-out index is built from the files: nothing was out of step.
+      await store.reindex();
+      store.#consistency = { ...store.#consistency, indexed: 0, removedRows: 0 };
+    } else await store.catchUp();
     return store;
   }
 
@@ -244,7 +247,7 @@ export class DirectoryStore implements ProofStore {
 
   #insert(e: IndexFields): void {
     this.#db.prepare(
-      `INSERT OR REPLACE INTO proofs (${COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+      `INSERT OR REPLACE INTO proofs (${COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     ).run(
       e.proof_id,
       e.scenario,
@@ -252,6 +255,7 @@ export class DirectoryStore implements ProofStore {
       e.outcome,
       e.metric,
       Number.isFinite(e.observed_value) ? e.observed_value : null,
+      e.units,
       e.created_at,
       e.created_ms,
     );
@@ -261,6 +265,15 @@ export class DirectoryStore implements ProofStore {
   async getBytes(proofId: string): Promise<Uint8Array | undefined> {
     if (!PROOF_ID.test(proofId)) return undefined;
     return await readIfExists(this.pathOf(proofId));
+  }
+
+  /** Stored proof ids starting with `prefix` (from the index). */
+  idsWithPrefix(prefix: string, limit: number): Promise<string[]> {
+    if (!/^[0-9a-f]{1,64}$/.test(prefix)) return Promise.resolve([]);
+    const rows = this.#db.prepare(
+      "SELECT proof_id FROM proofs WHERE substr(proof_id, 1, ?) = ? ORDER BY proof_id LIMIT ?",
+    ).all(prefix.length, prefix, limit) as { proof_id: string }[];
+    return Promise.resolve(rows.map((r) => r.proof_id));
   }
 
   /** Read one record's text, or undefined if the store does not have it. */
@@ -446,7 +459,7 @@ function migrateIndex(db: DatabaseSync, dbPath: string): number[] {
     db.exec("DROP TABLE IF EXISTS proofs");
     db.exec(`CREATE TABLE proofs (
       proof_id TEXT PRIMARY KEY, scenario TEXT NOT NULL, substrate TEXT NOT NULL,
-      outcome TEXT NOT NULL, metric TEXT NOT NULL, observed_value REAL,
+      outcome TEXT NOT NULL, metric TEXT NOT NULL, observed_value REAL, units TEXT NOT NULL,
       created_at TEXT NOT NULL, created_ms INTEGER NOT NULL)`);
     db.exec("CREATE INDEX proofs_newest ON proofs (created_ms, proof_id)");
     db.exec(

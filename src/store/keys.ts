@@ -51,6 +51,7 @@ export function indexFieldsOf(record: JsonValue): IndexFields | undefined {
     substrate: parts.substrate,
     outcome: typeof verdict.outcome === "string" ? verdict.outcome : "",
     metric: typeof threshold.metric === "string" ? threshold.metric : "",
+    units: typeof threshold.units === "string" ? threshold.units : "",
     observed_value: typeof verdict.observed_value === "number"
       ? verdict.observed_value
       : Number(verdict.observed_value ?? NaN),
@@ -156,6 +157,7 @@ export function entryOf(r: IndexRow | IndexFields, path: string): IndexEntry {
     outcome: r.outcome,
     metric: r.metric,
     observed_value: r.observed_value === null ? NaN : Number(r.observed_value),
+    units: r.units ?? "",
     created_at: r.created_at,
     path,
   };

@@ -42,6 +42,7 @@ export const MIGRATIONS: readonly Migration[] = [
         outcome text NOT NULL,
         metric text NOT NULL,
         observed_value double precision,
+        units text NOT NULL,
         created_at text NOT NULL,
         created_ms bigint NOT NULL
       )`,

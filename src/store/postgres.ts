@@ -53,7 +53,7 @@ type Sql = postgres.Sql<Record<string, never>>;
  * cast column has no index.
  */
 const COLUMNS =
-  "proof_id, scenario, substrate, outcome, metric, observed_value, created_at, created_ms::float8 AS created_ms";
+  "proof_id, scenario, substrate, outcome, metric, observed_value, units, created_at, created_ms::float8 AS created_ms";
 
 /** SQLSTATE classes and client codes that mean the database cannot be used at all. */
 function unavailable(e: unknown): boolean {
@@ -244,6 +244,7 @@ export class PgStore implements ProofStore {
       Number.isFinite(f.observed_value) ? f.observed_value : null,
       f.created_at,
       f.created_ms,
+      f.units,
     ];
     const partCtes: string[] = [];
     for (const name of BUNDLE_PART_NAMES) {
@@ -260,8 +261,9 @@ export class PgStore implements ProofStore {
         ON CONFLICT (proof_id) DO NOTHING RETURNING proof_id),
       i AS (
         INSERT INTO empiric_proof_index
-          (proof_id, scenario, substrate, outcome, metric, observed_value, created_at, created_ms)
-        VALUES ($1, $3, $4, $5, $6, $7, $8, $9)
+          (proof_id, scenario, substrate, outcome, metric, observed_value, created_at, created_ms,
+            units)
+        VALUES ($1, $3, $4, $5, $6, $7, $8, $9, $10)
         ON CONFLICT (proof_id) DO NOTHING)${partCtes.map((c) => ",\n      " + c).join("")}
       SELECT (SELECT count(*) FROM r)::int AS created${
       partCtes.map((_, i) => `, (SELECT part FROM p${i}) AS p${i}`).join("")
@@ -285,6 +287,16 @@ export class PgStore implements ProofStore {
     return this.#run("read", async () => {
       const [row] = await this.#sql`SELECT record FROM empiric_records WHERE proof_id = ${proofId}`;
       return row ? new Uint8Array(row.record as Uint8Array) : undefined;
+    });
+  }
+
+  /** Stored proof ids starting with `prefix`. */
+  idsWithPrefix(prefix: string, limit: number): Promise<string[]> {
+    if (!/^[0-9a-f]{1,64}$/.test(prefix)) return Promise.resolve([]);
+    return this.#run("read", async () => {
+      const rows = await this.#sql`SELECT proof_id FROM empiric_records
+        WHERE proof_id LIKE ${prefix + "%"} ORDER BY proof_id LIMIT ${limit}`;
+      return rows.map((r) => r.proof_id as string);
     });
   }
 
@@ -409,13 +421,14 @@ export class PgStore implements ProofStore {
           if (!f || f.proof_id !== r.proof_id) continue;
           await this.#sql`
             INSERT INTO empiric_proof_index
-              (proof_id, scenario, substrate, outcome, metric, observed_value, created_at, created_ms)
+              (proof_id, scenario, substrate, outcome, metric, observed_value, units, created_at,
+                created_ms)
             VALUES (${f.proof_id}, ${f.scenario}, ${f.substrate}, ${f.outcome}, ${f.metric},
-              ${Number.isFinite(f.observed_value) ? f.observed_value : null}, ${f.created_at},
-              ${f.created_ms})
+              ${Number.isFinite(f.observed_value) ? f.observed_value : null}, ${f.units},
+              ${f.created_at}, ${f.created_ms})
             ON CONFLICT (proof_id) DO UPDATE SET scenario = excluded.scenario,
               substrate = excluded.substrate, outcome = excluded.outcome, metric = excluded.metric,
-              observed_value = excluded.observed_value, created_at = excluded.created_at,
+              observed_value = excluded.observed_value, units = excluded.units, created_at = excluded.created_at,
               created_ms = excluded.created_ms`;
           n++;
         }

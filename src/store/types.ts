@@ -18,6 +18,8 @@ export interface IndexEntry {
   outcome: string;
   metric: string;
   observed_value: number;
+  /** The threshold's units (`ms`, `fraction`, …), as the claim gives them. */
+  units: string;
   created_at: string;
   /** Where the record is (a file path, or `<store location>/proofs/<proof_id>`). */
   path: string;
@@ -133,6 +135,8 @@ export interface ProofStore {
   getBytes(proofId: string): Promise<Uint8Array | undefined>;
   /** One record's text (its bytes as UTF-8), or undefined. */
   getText(proofId: string): Promise<string | undefined>;
+  /** Up to `limit` stored proof ids that start with `prefix` (lowercase hex), in order. */
+  idsWithPrefix(prefix: string, limit: number): Promise<string[]>;
   /** A record with its parts, or undefined. */
   getBundle(proofId: string): Promise<StoredBundle | undefined>;
   /** Index entries, newest first. */

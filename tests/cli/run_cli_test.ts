@@ -329,6 +329,40 @@ Deno.test("proofs list filters by outcome and scenario", async () => {
   );
   assert.equal(refuted.total, 1);
   assert.equal(refuted.entries[0].scenario, "sentiment-accuracy");
+  // For people: the value rounded to four significant digits with the claim's units, and the
+  // record's path.
+  const e = refuted.entries[0];
+  assert.equal(e.units, "proportion");
+  const line = all.stdout.split("\n").find((l) => l.includes(e.proof_id.slice(0, 12)))!;
+  assert.ok(
+    line.includes(
+      `${e.metric} = ${Number(e.observed_value.toPrecision(4))} proportion  ${e.path}`,
+    ),
+    line,
+  );
+  // proofs show takes a prefix of the id; one that names nothing is not_found.
+  const shown = await runCli(["proofs", "show", e.proof_id.slice(0, 8), "--store", dir]);
+  assert.equal(shown.code, 0, shown.stderr);
+  assert.equal(shown.stdout, await Deno.readTextFile(e.path));
+  const ids = [
+    e.proof_id,
+    ...JSON.parse(
+      (await runCli(["proofs", "list", "--store", dir, "--json"])).stdout,
+    ).entries.map((x: { proof_id: string }) => x.proof_id),
+  ];
+  let absent = "0000";
+  while (ids.some((id) => id.startsWith(absent))) {
+    absent = (Number.parseInt(absent, 16) + 1).toString(16).padStart(4, "0");
+  }
+  const none = await runCli(["proofs", "show", absent, "--store", dir]);
+  assert.equal(none.code, 66, none.stderr);
+  assert.match(
+    none.stderr,
+    new RegExp(`not_found: no proof record whose proof_id starts with ${absent}`),
+  );
+  const short = await runCli(["proofs", "show", "ab", "--store", dir]);
+  assert.equal(short.code, 64);
+  assert.match(short.stderr, /at least its first 4/);
   const bad = await runCli(["proofs", "list", "--store", dir, "--outcome", "maybe"]);
   assert.equal(bad.code, 64);
   const re = await runCli(["proofs", "reindex", "--store", dir]);

@@ -268,6 +268,32 @@ const CASES: Record<string, Case> = {
     });
   },
 
+  "id prefixes find stored proofs; entries carry the threshold's units": async (b) => {
+    const loc = await b.fresh();
+    const records = await manyRecords(40);
+    await withStore(loc, async (s) => {
+      for (const r of records) await s.putBytes(recordBytes(r));
+      const ids = records.map((r) => r.identity.proof_id).sort();
+      // Every one-character prefix, against the ids computed here.
+      for (const c of "0123456789abcdef") {
+        assert.deepEqual(
+          await s.idsWithPrefix(c, 100),
+          ids.filter((id) => id.startsWith(c)),
+          c,
+        );
+      }
+      const one = ids[7];
+      assert.deepEqual(await s.idsWithPrefix(one.slice(0, 12), 5), [one]);
+      assert.deepEqual(await s.idsWithPrefix(one, 5), [one]);
+      assert.equal((await s.idsWithPrefix("", 100)).length, 0, "an empty prefix names nothing");
+      assert.deepEqual(await s.idsWithPrefix("%", 5), []);
+      assert.deepEqual(await s.idsWithPrefix("_", 5), []);
+      assert.ok((await s.idsWithPrefix(ids[0].slice(0, 1), 2)).length <= 2, "limit");
+      const [entry] = (await s.list({ limit: 1 })).entries;
+      assert.equal(entry.units, records[0].verdict.threshold.units);
+    });
+  },
+
   "reindex rebuilds a lost index from the records": async (b) => {
     const loc = await b.fresh();
     const recs = await manyRecords(12);

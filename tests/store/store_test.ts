@@ -1,7 +1,12 @@
 // The proof store: atomic files, an index that survives concurrent writers and killed runs,
 // lineage by direct predecessor, reindex.
 import assert from "node:assert/strict";
-import { DirectoryStore, STALE_TEMPORARY_MS } from "../../src/store/store.ts";
+import {
+  DIRECTORY_INDEX_VERSION,
+  DirectoryStore,
+  STALE_TEMPORARY_MS,
+} from "../../src/store/store.ts";
+import { manyRecords as fixtureRecords, recordBytes } from "../support/records.ts";
 import { invoke, readProofIndexOp } from "../../src/ops/mod.ts";
 import { prettyJson } from "../../src/json/pretty.ts";
 import { parseJson } from "../../src/json/parse.ts";
@@ -205,4 +210,35 @@ Deno.test("proofs list on a missing store says so and creates nothing", async ()
   assert.equal(r.code, 66, r.stderr);
   assert.match(r.stderr, /^empiric: not_found: no proof store at .*nowhere/);
   assert.equal(await Deno.stat(dir).then(() => true, () => false), false);
+});
+
+Deno.test("an index of an older layout is rebuilt on open, quietly, with every record and its units", async () => {
+  const dir = await Deno.makeTempDir();
+  try {
+    const records = await fixtureRecords(3);
+    const s = await DirectoryStore.open(dir, { create: true });
+    for (const r of records) await s.putBytes(recordBytes(r));
+    await s.close();
+    // Layout 2 had no units column.
+    const { DatabaseSync } = await import("node:sqlite");
+    const db = new DatabaseSync(`${dir}/index.sqlite`);
+    db.exec("DROP TABLE proofs");
+    db.exec(`CREATE TABLE proofs (proof_id TEXT PRIMARY KEY, scenario TEXT NOT NULL,
+      substrate TEXT NOT NULL, outcome TEXT NOT NULL, metric TEXT NOT NULL, observed_value REAL,
+      created_at TEXT NOT NULL, created_ms INTEGER NOT NULL)`);
+    db.exec("PRAGMA user_version = 2");
+    db.close();
+    const again = await DirectoryStore.open(dir);
+    try {
+      assert.deepEqual(again.consistency, { indexed: 0, removedRows: 0, staleTemporaries: 0 });
+      assert.deepEqual((await again.migrate()).applied, [DIRECTORY_INDEX_VERSION]);
+      const page = await again.list({});
+      assert.equal(page.entries.length, 3);
+      assert.ok(page.entries.every((e) => e.units === records[0].verdict.threshold.units));
+    } finally {
+      await again.close();
+    }
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
 });

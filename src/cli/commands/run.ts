@@ -31,6 +31,7 @@ import type { RegistrationTrust } from "../../ops/mod.ts";
 import { collect, readPolicyFile, readPublicKeys } from "./keys.ts";
 import { progressReporter } from "../progress.ts";
 import type { AnyCommand, CliHost } from "../host.ts";
+import { formatMeasure } from "../measure.ts";
 import { keyFileOption, keyOption, scenarioDirOption, storeDir, storeOption } from "../options.ts";
 import { httpUrl } from "./export.ts";
 import { formatOfPath } from "./report.ts";
@@ -529,8 +530,10 @@ export function proofsCommand(host: CliHost, env: () => Promise<OpsEnvironment>)
         for (const e of page.entries) {
           host.stdout(
             `${e.created_at}  ${e.outcome.padEnd(12)} ${
-              e.proof_id.slice(0, 16)
-            }…  ${e.scenario} on ${e.substrate}  ${e.metric}=${e.observed_value}\n`,
+              e.proof_id.slice(0, 12)
+            }  ${e.scenario} on ${e.substrate}  ${e.metric} = ${
+              formatMeasure(e.observed_value, e.units)
+            }  ${e.path}\n`,
           );
         }
         host.stdout(
@@ -545,7 +548,7 @@ export function proofsCommand(host: CliHost, env: () => Promise<OpsEnvironment>)
     });
   cmd.command("show")
     .description("Print one stored record exactly as stored")
-    .argument("<proof_id>", "the record's proof_id")
+    .argument("<proof_id>", "the record's proof_id, or its first characters (at least 4)")
     .addOption(storeOption())
     .action(async (proofId, opts) => {
       const ops = await readHost(opts.store);
