@@ -2,7 +2,7 @@
 import assert from "node:assert/strict";
 import { ERROR_TABLE } from "../src/errors/codes.ts";
 
-const ROOT = new URL("../", import.meta.url).pathname;
+import { ROOT } from "./support/env.ts";
 
 Deno.test("docs/cli.md lists exactly the error codes of ERROR_TABLE, with their exit and HTTP codes", async () => {
   const text = await Deno.readTextFile(`${ROOT}docs/cli.md`);

@@ -7,7 +7,7 @@
 import assert from "node:assert/strict";
 import { parse } from "yaml";
 
-const ROOT = new URL("../../", import.meta.url).pathname;
+import { ROOT } from "../support/env.ts";
 const KEY = "empiric-action-test-signing-key-0123456789";
 
 interface Step {

@@ -4,7 +4,7 @@
 // `invoke` applies.
 import assert from "node:assert/strict";
 
-const ROOT = new URL("../../", import.meta.url).pathname;
+import { ROOT } from "../support/env.ts";
 
 /** Folders a surface may import besides its own and other surfaces. */
 const FOUNDATIONS = ["ops", "errors", "telemetry", "json", "net", "fs", "lazy"];

@@ -2,9 +2,10 @@
 // real entry point.
 import assert from "node:assert/strict";
 import { runCli } from "../support/run_cli.ts";
+import { FIXTURE_KEY_TEXT } from "../support/env.ts";
 
 const records = new URL("../../fixtures/records/", import.meta.url).pathname;
-const TEST_KEY = "empiric-record-fixtures-test-key-v1";
+const TEST_KEY = FIXTURE_KEY_TEXT;
 const vectors = JSON.parse(
   await Deno.readTextFile(new URL("../../fixtures/wire/vectors.json", import.meta.url)),
 );

@@ -5,7 +5,7 @@ import assert from "node:assert/strict";
 import { CLI_FLAGS } from "../support/run_cli.ts";
 import { peer } from "../support/peers.ts";
 
-const ROOT = new URL("../../", import.meta.url).pathname;
+import { ROOT } from "../support/env.ts";
 const hasCurl = await peer(
   "curl",
   async () =>

@@ -11,11 +11,8 @@ import { toPlainJson } from "../../src/json/plain.ts";
 import { signRecord } from "../../src/record/sign.ts";
 import type { ProofRecord } from "../../src/record/types.ts";
 
-export const ROOT = new URL("../../", import.meta.url).pathname;
-export const RECORDS = `${ROOT}fixtures/records/`;
-/** The key the record fixtures are signed with. */
-export const FIXTURE_KEY_TEXT = "empiric-record-fixtures-test-key-v1";
-export const FIXTURE_KEY = new TextEncoder().encode(FIXTURE_KEY_TEXT);
+import { FIXTURE_KEY, RECORDS, ROOT } from "../support/env.ts";
+export { FIXTURE_KEY, FIXTURE_KEY_TEXT, RECORDS, ROOT } from "../support/env.ts";
 
 /** The official schemas vendored in fixtures/schemas (see its SOURCES.md). */
 export const SHARED_SCHEMAS = new URL("../../fixtures/schemas/", import.meta.url).pathname;

@@ -9,12 +9,10 @@ import type { ProofStore } from "../../src/store/types.ts";
 import { testHost } from "../support/ops.ts";
 import { CLI_FLAGS } from "../support/run_cli.ts";
 
-export const ROOT = new URL("../../", import.meta.url).pathname;
-export const RECORDS = `${ROOT}fixtures/records/`;
+import { childEnv, FIXTURE_KEY, RECORDS, ROOT } from "../support/env.ts";
+export { childEnv, FIXTURE_KEY, FIXTURE_KEY_TEXT, RECORDS, ROOT } from "../support/env.ts";
 
 /** The key the record fixtures are signed with (35 bytes: also signs runs). */
-export const FIXTURE_KEY_TEXT = "empiric-record-fixtures-test-key-v1";
-export const FIXTURE_KEY = new TextEncoder().encode(FIXTURE_KEY_TEXT);
 
 /** Members of a problem body that are not part of the verify_proof result. */
 export const PROBLEM_MEMBERS = [
@@ -140,16 +138,6 @@ export interface RealServer {
   exit(): Promise<Deno.CommandStatus>;
   /** Wait until stderr matches (polling), or fail after `ms`. */
   waitFor(re: RegExp, ms?: number): Promise<void>;
-}
-
-/** A clean environment for child processes (plus `env`). */
-export function childEnv(env: Record<string, string> = {}): Record<string, string> {
-  const out: Record<string, string> = { NO_COLOR: "1", ...env };
-  for (const k of ["HOME", "PATH", "DENO_DIR", "TMPDIR"]) {
-    const v = Deno.env.get(k);
-    if (v !== undefined && !(k in out)) out[k] = v;
-  }
-  return out;
 }
 
 /** Start `deno run <flags> <entry> <args>` and wait for "listening on http://…". */

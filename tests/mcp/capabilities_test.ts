@@ -4,7 +4,7 @@
 // when proofs are added), and SSE resumption with Last-Event-ID.
 import assert from "node:assert/strict";
 import { ClientV1, StdioClientTransportV1, StreamableHTTPClientTransportV1 } from "./sdk_v1.ts";
-import { FIXTURE_KEY, startHttp, stdioParams, tempDirs } from "./support.ts";
+import { FIXTURE_KEY_TEXT, startHttp, stdioParams, tempDirs } from "./support.ts";
 import { runCli } from "../support/run_cli.ts";
 
 // deno-lint-ignore no-explicit-any
@@ -65,7 +65,7 @@ async function exercise(client: InstanceType<typeof ClientV1>, store: string, ne
   await client.unsubscribeResource({ uri: "empiric://proofs" });
   notices.length = 0;
   const other = await runCli(["run", "sentiment-accuracy", "--store", store, "-q"], {
-    env: { EMPIRIC_SIGN_KEY: FIXTURE_KEY },
+    env: { EMPIRIC_SIGN_KEY: FIXTURE_KEY_TEXT },
   });
   assert.equal(other.code, 0, other.stderr);
   const until2 = Date.now() + 8000;

@@ -2,7 +2,7 @@
 // against `empiric mcp serve --transport streamable-http`, the real entry point, for the
 // capability scenarios empiric implements.
 import assert from "node:assert/strict";
-import { childEnv, FIXTURE_KEY, serveArgs, tempDirs } from "./support.ts";
+import { childEnv, FIXTURE_KEY_TEXT, ROOT, serveArgs, tempDirs } from "./support.ts";
 
 /** Scenarios that must pass with no failure and no warning. */
 const SCENARIOS = [
@@ -41,7 +41,7 @@ Deno.test({
         "--scenario-dir",
         dirs.scenarios,
       ]),
-      env: childEnv({ EMPIRIC_STORE: dirs.store, EMPIRIC_SIGN_KEY: FIXTURE_KEY }),
+      env: childEnv({ EMPIRIC_STORE: dirs.store, EMPIRIC_SIGN_KEY: FIXTURE_KEY_TEXT }),
       clearEnv: true,
       stdout: "null",
       stderr: "piped",
@@ -73,7 +73,7 @@ Deno.test({
             "--scenario",
             scenario,
           ],
-          cwd: new URL("../../", import.meta.url).pathname,
+          cwd: ROOT,
           env: { ...childEnv({}), NO_COLOR: "1" },
           stdout: "piped",
           stderr: "piped",

@@ -8,7 +8,7 @@ import {
   childEnv,
   clientV1,
   clientV2,
-  FIXTURE_KEY,
+  FIXTURE_KEY_TEXT,
   rawStatus,
   serveArgs,
   startHttp,
@@ -166,7 +166,7 @@ Deno.test("streamable-http: run_scenario returns what runScenarioOp returns (det
   const direct = await testHost({
     caller: "network",
     env: f.env,
-    key: keyFromText(FIXTURE_KEY),
+    key: keyFromText(FIXTURE_KEY_TEXT),
     store: `${f.dirs.root}/direct`,
     scenarioDir: f.dirs.scenarios,
   });

@@ -3,7 +3,14 @@
 // the protocol.
 import assert from "node:assert/strict";
 import { pythonModule } from "../support/peers.ts";
-import { childEnv, FIXTURE_KEY, serveArgs, startHttp, tempDirs, TOOL_NAMES } from "./support.ts";
+import {
+  childEnv,
+  FIXTURE_KEY_TEXT,
+  serveArgs,
+  startHttp,
+  tempDirs,
+  TOOL_NAMES,
+} from "./support.ts";
 
 const available = await pythonModule("mcp");
 const SCRIPT = new URL("../support/mcp_python_client.py", import.meta.url).pathname;
@@ -45,7 +52,7 @@ Deno.test({
   fn: async () => {
     const dirs = await tempDirs();
     try {
-      const env = childEnv({ EMPIRIC_STORE: dirs.store, EMPIRIC_SIGN_KEY: FIXTURE_KEY });
+      const env = childEnv({ EMPIRIC_STORE: dirs.store, EMPIRIC_SIGN_KEY: FIXTURE_KEY_TEXT });
       check(
         await drive(
           ["stdio", Deno.execPath(), ...serveArgs(["--scenario-dir", dirs.scenarios])],

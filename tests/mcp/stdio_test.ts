@@ -7,7 +7,7 @@ import {
   CLI_FLAGS,
   clientV1,
   clientV2,
-  FIXTURE_KEY,
+  FIXTURE_KEY_TEXT,
   MCP_ENTRY,
   ROOT,
   serveArgs,
@@ -129,7 +129,7 @@ Deno.test("stdio: stdout carries JSON-RPC only (initialize 2025-06-18, tools/lis
   const dirs = await tempDirs();
   const s = rawServer(
     serveArgs(["--scenario-dir", dirs.scenarios]),
-    { EMPIRIC_STORE: dirs.store, EMPIRIC_SIGN_KEY: FIXTURE_KEY },
+    { EMPIRIC_STORE: dirs.store, EMPIRIC_SIGN_KEY: FIXTURE_KEY_TEXT },
     "/",
   );
   try {
@@ -290,7 +290,7 @@ Deno.test("stdio: an oversized message and malformed lines are answered, and the
   const dirs = await tempDirs();
   const s = rawServer(
     serveArgs(["--scenario-dir", dirs.scenarios]),
-    { EMPIRIC_STORE: dirs.store, EMPIRIC_SIGN_KEY: FIXTURE_KEY },
+    { EMPIRIC_STORE: dirs.store, EMPIRIC_SIGN_KEY: FIXTURE_KEY_TEXT },
     "/",
   );
   try {

@@ -34,13 +34,11 @@ import type { OpsEnvironment } from "../../src/ops/environment.ts";
 import { testEnv } from "../support/env.ts";
 import { CLI_FLAGS } from "../support/run_cli.ts";
 
-export const ROOT = new URL("../../", import.meta.url).pathname;
+import { childEnv, FIXTURE_KEY_TEXT, ROOT } from "../support/env.ts";
+export { childEnv, FIXTURE_KEY_TEXT, ROOT } from "../support/env.ts";
 export const CLI = `${ROOT}cli.ts`;
 export const MCP_ENTRY = `${ROOT}mcp.ts`;
 export { CLI_FLAGS };
-
-/** The key of fixtures/records/ (cases.json "test"): long enough to sign with. */
-export const FIXTURE_KEY = "empiric-record-fixtures-test-key-v1";
 
 export const TOOL_NAMES = [
   "audit_proof",
@@ -146,16 +144,6 @@ export async function tempDirs(): Promise<{ root: string; store: string; scenari
   return { root, store: `${root}/store`, scenarios };
 }
 
-/** Environment of the spawned server: a clean one with the given variables. */
-export function childEnv(vars: Record<string, string>): Record<string, string> {
-  const env: Record<string, string> = { NO_COLOR: "1", ...vars };
-  for (const k of ["HOME", "PATH", "DENO_DIR", "TMPDIR"]) {
-    const v = Deno.env.get(k);
-    if (v !== undefined && !(k in env)) env[k] = v;
-  }
-  return env;
-}
-
 /** Arguments that start `empiric mcp serve` from source. */
 export function serveArgs(extra: string[] = []): string[] {
   return ["run", ...CLI_FLAGS, CLI, "mcp", "serve", ...extra];
@@ -169,7 +157,7 @@ export function stdioParams(
   return {
     command: Deno.execPath(),
     args: serveArgs(["--scenario-dir", dirs.scenarios]),
-    env: childEnv({ EMPIRIC_STORE: dirs.store, EMPIRIC_SIGN_KEY: FIXTURE_KEY, ...env }),
+    env: childEnv({ EMPIRIC_STORE: dirs.store, EMPIRIC_SIGN_KEY: FIXTURE_KEY_TEXT, ...env }),
     cwd: "/",
     stderr: "pipe" as const,
   };
@@ -209,7 +197,7 @@ export async function startHttp(
     env,
     key: options.demoKey
       ? { bytes: DEMO_KEY_BYTES, source: "demo" }
-      : { bytes: keyFromText(FIXTURE_KEY), source: "option" },
+      : { bytes: keyFromText(FIXTURE_KEY_TEXT), source: "option" },
     storeDir: dirs.store,
     scenarioDir: dirs.scenarios,
     caller: "network",
@@ -392,7 +380,7 @@ export async function toolSuite(
   );
 
   // verify_proof: the same object as verifyProofImpl under the server's key
-  const key = keyFromText(FIXTURE_KEY);
+  const key = keyFromText(FIXTURE_KEY_TEXT);
   const valid = await readFixture("valid.json");
   const v = await callOk(client, schemas, "verify_proof", { proof_json: valid });
   assert.deepEqual(v, await verifyProofImpl(valid, { key }));

@@ -7,7 +7,7 @@ import {
   checkToolList,
   clientV1,
   clientV2,
-  FIXTURE_KEY,
+  FIXTURE_KEY_TEXT,
   ROOT,
   startHttp,
   StreamableHTTPClientTransport,
@@ -41,7 +41,7 @@ Deno.test("verify_proof: the same object as verifyProofImpl for every fixture re
       pin: "2026-07-28",
     }),
   ];
-  const key = keyFromText(FIXTURE_KEY);
+  const key = keyFromText(FIXTURE_KEY_TEXT);
   try {
     const testKeyCases = cases.filter((c) => c.key === "test");
     assert.ok(testKeyCases.some((c) => c.expect === "valid"));
@@ -97,7 +97,7 @@ Deno.test("verify_proof: a server without a key verifies under the demo key, and
 });
 
 Deno.test("verify_proof over MCP gives the object POST /verify gives (the HTTP API's real app)", async () => {
-  const http = await testApp({ key: keyFromText(FIXTURE_KEY) });
+  const http = await testApp({ key: keyFromText(FIXTURE_KEY_TEXT) });
   const f = await startHttp("streamable-http");
   const client = await clientV2(new StreamableHTTPClientTransport(new URL(f.serving.url)), "v2", {
     pin: "2026-07-28",

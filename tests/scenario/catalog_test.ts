@@ -14,7 +14,7 @@ const SCENARIO = (name: string): string =>
     /^name: .*$/m,
     `name: ${name}`,
   );
-const ROOT = new URL("../../", import.meta.url).pathname;
+import { ROOT } from "../support/env.ts";
 function await_text(p: string): string {
   return Deno.readTextFileSync(p);
 }

@@ -1,6 +1,7 @@
 // External peers some tests talk to (a Python package, a browser). On a developer machine a
 // missing peer turns those tests into "ignored" with the install command; in CI
 // (`EMPIRIC_REQUIRE_ALL=1`, set by .ci/run, which installs them) a missing peer is a failure.
+import { ROOT } from "./env.ts";
 
 const requireAll = Deno.env.get("EMPIRIC_REQUIRE_ALL") === "1";
 
@@ -47,8 +48,6 @@ export function chromiumAt(path: string): Promise<boolean> {
     "apt-get install -y chromium, or set EMPIRIC_CHROMIUM",
   );
 }
-
-const ROOT = new URL("../../", import.meta.url).pathname;
 
 /** Path of the Rust port's `empiric-proof` binary (release build). */
 export const RUST_PORT_BIN = `${ROOT}ports/rust/target/release/empiric-proof`;

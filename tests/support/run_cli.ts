@@ -1,5 +1,7 @@
 // Run the real CLI entry point (cli.ts) in a child process with the permission flags of the
 // compiled binary, as `deno task empiric` does.
+import { childEnv } from "./env.ts";
+
 export const CLI_FLAGS = [
   "--allow-read",
   "--allow-write",
@@ -21,11 +23,7 @@ export async function runCli(
   args: string[],
   options: { stdin?: string | Uint8Array; env?: Record<string, string>; cwd?: string } = {},
 ): Promise<CliRun> {
-  const env: Record<string, string> = { NO_COLOR: "1", ...options.env };
-  for (const k of ["HOME", "PATH", "DENO_DIR", "TMPDIR"]) {
-    const v = Deno.env.get(k);
-    if (v !== undefined && !(k in env)) env[k] = v;
-  }
+  const env = childEnv(options.env);
   const child = new Deno.Command(Deno.execPath(), {
     args: ["run", ...CLI_FLAGS, cli, ...args],
     stdin: options.stdin === undefined ? "null" : "piped",

@@ -5,7 +5,7 @@
 import assert from "node:assert/strict";
 import { collectedSpans, otelcolAvailable, startCollector } from "../support/otelcol.ts";
 import { RECORDS, startServer } from "../http/support.ts";
-import { childEnv, FIXTURE_KEY, serveArgs, tempDirs } from "../mcp/support.ts";
+import { childEnv, FIXTURE_KEY_TEXT, serveArgs, tempDirs } from "../mcp/support.ts";
 
 const available = await otelcolAvailable();
 const TRACE = "4bf92f3577b34da6a3ce929d0e0e4736";
@@ -22,7 +22,7 @@ Deno.test({
     const dir = await Deno.makeTempDir();
     const server = await startServer(["http", "serve", "--port", "0", "--store", `${dir}/s`], {
       env: {
-        EMPIRIC_SIGN_KEY: FIXTURE_KEY,
+        EMPIRIC_SIGN_KEY: FIXTURE_KEY_TEXT,
         OTEL_EXPORTER_OTLP_ENDPOINT: c.httpEndpoint,
         OTEL_BSP_SCHEDULE_DELAY: "100",
         OTEL_SERVICE_NAME: "empiric-http-test",
@@ -77,7 +77,7 @@ Deno.test({
       args: serveArgs(["--scenario-dir", dirs.scenarios]),
       env: childEnv({
         EMPIRIC_STORE: dirs.store,
-        EMPIRIC_SIGN_KEY: FIXTURE_KEY,
+        EMPIRIC_SIGN_KEY: FIXTURE_KEY_TEXT,
         OTEL_EXPORTER_OTLP_ENDPOINT: c.httpEndpoint,
         OTEL_BSP_SCHEDULE_DELAY: "100",
       }),
