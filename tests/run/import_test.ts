@@ -53,6 +53,7 @@ async function judge(
     format,
     "--out",
     `${dir}/r.json`,
+    "--force", // each judgement of a test replaces the last
     "--no-store",
     "--json",
     ...extra,
