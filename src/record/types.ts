@@ -23,14 +23,23 @@ export const SECTION_ORDER = [
   "signature",
 ] as const;
 
-/** Comparators of a threshold. */
-export type Comparator = "<" | "<=" | ">" | ">=";
+/**
+ * Comparators of a threshold. `within` (comparative claims only): |difference| <= value, or
+ * |ratio − 1| <= value for a ratio, decided by two one-sided bounds.
+ */
+export type Comparator = "<" | "<=" | ">" | ">=" | "within";
 
 /** Verdict outcomes. */
 export type Outcome = "VALIDATED" | "REFUTED" | "INCONCLUSIVE";
 
 /** Dataset kinds. */
-export type DatasetKind = "corpus" | "reference" | "synthetic" | "config";
+export type DatasetKind =
+  | "corpus"
+  | "reference"
+  | "synthetic"
+  | "config"
+  | "observations"
+  | "baseline";
 
 /** The falsification line: `<observed> <comparator> <value>`. */
 export type Threshold = {
