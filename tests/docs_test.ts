@@ -37,3 +37,14 @@ Deno.test("user docs stand on their own: no reference to the specification they 
   }
   assert.deepEqual(found, []);
 });
+
+Deno.test("README's documentation table links every document in docs/", async () => {
+  const readme = await Deno.readTextFile(new URL("../README.md", import.meta.url));
+  const table = readme.slice(readme.indexOf("## Documentation"), readme.indexOf("## Layout"));
+  const missing: string[] = [];
+  for await (const e of Deno.readDir(new URL("../docs/", import.meta.url))) {
+    if (e.name.endsWith(".md") && !table.includes(`(docs/${e.name})`)) missing.push(e.name);
+  }
+  assert.deepEqual(missing.sort(), []);
+  assert.match(readme, /openssl rand -hex 32/, "the README says how to make a key");
+});

@@ -107,6 +107,39 @@ export const COMMANDS: readonly CommandEntry[] = [
       return (d) => m.proofsCommand(d.host, d.opsEnv);
     },
   },
+  {
+    name: "report",
+    summary: "Write a record's report: HTML page, Markdown summary or JUnit XML",
+    load: async () => {
+      const m = await loadModule<typeof import("./commands/report.ts")>(
+        "./commands/report.ts",
+        import.meta.url,
+      );
+      return (d) => m.reportCommand(d.host, d.opsEnv);
+    },
+  },
+  {
+    name: "push",
+    summary: "Send record files to a server's registry (POST /proofs)",
+    load: async () => {
+      const m = await loadModule<typeof import("./commands/store.ts")>(
+        "./commands/store.ts",
+        import.meta.url,
+      );
+      return (d) => m.pushCommand(d.host, d.opsEnv, d.setExit);
+    },
+  },
+  {
+    name: "store",
+    summary: "Administer a proof store: migrate its schema, copy it (docs/store.md)",
+    load: async () => {
+      const m = await loadModule<typeof import("./commands/store.ts")>(
+        "./commands/store.ts",
+        import.meta.url,
+      );
+      return (d) => m.storeCommand(d.host, d.opsEnv, d.setExit);
+    },
+  },
   ...["export", "import", "verify-dsse"].map((name): CommandEntry => ({
     name,
     summary: EXPORT_SUMMARIES[name],

@@ -22,12 +22,13 @@ export function keyFileOption() {
   );
 }
 
-/** `--store <dir>`. */
+/** Help text of `--store`. */
+export const STORE_HELP =
+  "proof store: a directory or a postgres:// URL (default: EMPIRIC_STORE, else ./proofs)";
+
+/** `--store <dir|url>`. */
 export function storeOption() {
-  return new Option(
-    "--store <dir>",
-    "proof store directory (default: EMPIRIC_STORE, else ./proofs)",
-  );
+  return new Option("--store <dir|url>", STORE_HELP);
 }
 
 /** `--scenario-dir <dir>`. */
@@ -37,7 +38,7 @@ export function scenarioDirOption() {
   );
 }
 
-/** The store directory: `--store`, then `EMPIRIC_STORE`, then `./proofs`. */
+/** The store location: `--store`, then `EMPIRIC_STORE`, then `./proofs`. */
 export function storeDir(host: CliHost, opt: string | boolean | undefined): string {
   return typeof opt === "string" ? opt : host.env("EMPIRIC_STORE") || "proofs";
 }

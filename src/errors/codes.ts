@@ -36,6 +36,9 @@ export type ErrorCode =
   | "scenario_invalid"
   | "dataset_invalid"
   | "substrate_unavailable"
+  // the proof store
+  | "bundle_mismatch"
+  | "store_unavailable"
   // access and protocol (network surfaces)
   | "unauthorized"
   | "forbidden"
@@ -123,6 +126,8 @@ export const ERROR_TABLE: Readonly<Record<ErrorCode, ErrorReporting>> = {
   scenario_invalid: { exit: EXIT.dataErr, http: 422, title: "Invalid scenario" },
   dataset_invalid: { exit: EXIT.dataErr, http: 422, title: "Invalid dataset" },
   substrate_unavailable: { exit: EXIT.unavailable, http: 502, title: "Substrate unavailable" },
+  bundle_mismatch: { exit: EXIT.failed, http: 422, title: "Bundle part does not match the record" },
+  store_unavailable: { exit: EXIT.unavailable, http: 503, title: "Proof store unavailable" },
   unauthorized: { exit: EXIT.noPerm, http: 401, title: "Authentication required" },
   forbidden: { exit: EXIT.noPerm, http: 403, title: "Forbidden" },
   method_not_allowed: { exit: EXIT.usage, http: 405, title: "Method not allowed" },

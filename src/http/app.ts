@@ -14,7 +14,14 @@
 import { Hono } from "hono";
 import type { Context } from "hono";
 import { EmpiricError } from "../errors/errors.ts";
-import { type Access, InputError, invoke, type Operation, type OpHost } from "../ops/mod.ts";
+import {
+  type Access,
+  InputError,
+  invoke,
+  type Operation,
+  type OpHost,
+  successStatus,
+} from "../ops/mod.ts";
 import { OPERATIONS } from "../ops/registry.ts";
 import { type AuthConfig, Authorizer } from "./auth.ts";
 import {
@@ -66,6 +73,20 @@ const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 // list lower-casing every name, and only the documentation responses ({@link ownPolicy}) come
 // with a policy of their own.
 const API_CSP = "default-src 'none'; frame-ancestors 'none'";
+
+/**
+ * Pages an operation answers (reports, the proofs page): inline style, no script, nothing from
+ * any other origin; forms only to this server. Each page also carries a stricter policy of its
+ * own (a `<meta>` element allowing its style sheets by hash).
+ */
+export const PAGE_CSP = [
+  "default-src 'none'",
+  "style-src 'unsafe-inline'",
+  "img-src data:",
+  "base-uri 'none'",
+  "form-action 'self'",
+  "frame-ancestors 'none'",
+].join("; ");
 
 /** Responses whose handler chose their own content or caching policy (documentation). */
 const ownPolicy = new WeakSet<Response>();
@@ -317,13 +338,28 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
           ),
         );
       }
+      const status = successStatus(binding, out as never);
       if (binding.rawBody) {
-        return new Response(binding.rawBody(out as never), {
-          status: binding.status ?? 200,
-          headers: { "content-type": "application/json" },
+        const type = binding.rawContentType?.(out as never) ?? "application/json";
+        if (!type.startsWith("text/html")) {
+          return new Response(binding.rawBody(out as never), {
+            status,
+            headers: { "content-type": type },
+          });
+        }
+        const res = new Response(binding.rawBody(out as never), {
+          status,
+          headers: {
+            "content-type": type,
+            "content-security-policy": PAGE_CSP,
+            "referrer-policy": "no-referrer",
+            "x-frame-options": "DENY",
+          },
         });
+        ownPolicy.add(res);
+        return res;
       }
-      return json(out, binding.status ?? 200, binding.headers?.(out as never) ?? {});
+      return json(out, status, binding.headers?.(out as never) ?? {});
     });
   }
 

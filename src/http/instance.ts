@@ -70,7 +70,7 @@ export async function startInstance(config: ServerConfig, worker: number): Promi
       logFields: { worker },
     });
   } catch (e) {
-    host.close();
+    await host.close();
     throw e;
   }
   let server: Deno.HttpServer<Deno.NetAddr>;
@@ -82,7 +82,7 @@ export async function startInstance(config: ServerConfig, worker: number): Promi
       onListen: () => {},
     }, (req, info) => app.fetch(req, info));
   } catch (e) {
-    host.close();
+    await host.close();
     // An address in use, one this machine does not have, a name that does not resolve, a
     // port that needs privileges: operating conditions, each said plainly.
     const why = e instanceof Deno.errors.AddrInUse
@@ -105,7 +105,7 @@ export async function startInstance(config: ServerConfig, worker: number): Promi
     shutdown() {
       stopping ??= (async () => {
         await server.shutdown();
-        host.close();
+        await host.close();
         logger.flush();
       })();
       return stopping;

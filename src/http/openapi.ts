@@ -9,7 +9,7 @@
  */
 import { z } from "zod";
 import { ERROR_TABLE, type ErrorCode } from "../errors/codes.ts";
-import type { Access, Operation } from "../ops/operation.ts";
+import { type Access, type Operation, successStatuses } from "../ops/operation.ts";
 import { OPERATIONS } from "../ops/registry.ts";
 import { COMPONENTS, ProblemSchema } from "../ops/schemas.ts";
 import { EMPIRIC_VERSION } from "../version.ts";
@@ -179,7 +179,7 @@ export function buildOpenApiDocument(options: OpenApiOptions): Record<string, un
   const used = new Set<string>(["ProblemDetails", "Problem"]);
   for (const op of OPERATIONS) {
     if (!op.http) continue;
-    used.add(idOf(op.http.rawBodySchema ?? op.output)!);
+    if (!op.http.rawContentTypes) used.add(idOf(op.http.rawBodySchema ?? op.output)!);
     if (op.http.problem) used.add(idOf(op.output)!);
   }
   for (const id of inputIds) used.add(id);
@@ -252,21 +252,28 @@ export function buildOpenApiDocument(options: OpenApiOptions): Record<string, un
         }))
         : []),
     ];
-    const success = b.rawBody
+    const success = b.rawBody && b.rawContentTypes
+      ? {
+        content: Object.fromEntries(
+          b.rawContentTypes.map((t) => [t.split(";")[0], { schema: { type: "string" } }]),
+        ),
+      }
+      : b.rawBody
       ? { content: { "application/json": { schema: componentRef(idOf(b.rawBodySchema!)!) } } }
       : { content: { "application/json": { schema: componentRef(idOf(op.output)!) } } };
-    const responses: Record<string, unknown> = {
-      [String(b.status ?? 200)]: {
-        description: b.response,
+    const responses: Record<string, unknown> = {};
+    for (const [status, description] of Object.entries(successStatuses(b))) {
+      responses[status] = {
+        description,
         ...success,
         ...(b.headers
           ? {
-            headers: { Location: { schema: { type: "string" }, description: "The new resource" } },
+            headers: { Location: { schema: { type: "string" }, description: "The resource" } },
           }
           : {}),
-      },
-      ...errorResponses(b.errors, op.access, b.method === "POST"),
-    };
+      };
+    }
+    Object.assign(responses, errorResponses(b.errors, op.access, b.method === "POST"));
     if (b.problem) {
       // A result reported as a problem also carries the operation's output members.
       const withOutput = {

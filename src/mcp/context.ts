@@ -20,7 +20,7 @@ export interface McpContext {
   /** Write one diagnostic line (to stderr: never to the stdio protocol stream). */
   log(line: string): void;
   /** Close the store if it was opened. */
-  close(): void;
+  close(): Promise<void>;
 }
 
 /** Inputs of {@link createMcpContext}. */
@@ -59,9 +59,9 @@ export function createMcpContext(options: McpContextOptions): McpContext {
     host,
     proofEvents,
     log: options.log,
-    close: () => {
+    close: async () => {
       proofEvents.close();
-      host.close();
+      await host.close();
     },
   };
 }

@@ -87,7 +87,7 @@ export class ProofEvents {
 
   async #count(): Promise<number | undefined> {
     try {
-      return (await invoke(readProofIndexOp, { limit: 1 }, this.#host)).total;
+      return (await invoke(readProofIndexOp, { limit: 1 }, this.#host)).total ?? undefined;
     } catch {
       return undefined; // no usable store: nothing to announce
     }

@@ -2,7 +2,8 @@
  * MCP resources, generated from the operation registry: every operation with an MCP resource
  * binding becomes a resource (stored proof records as `empiric://proofs/<proof_id>`, the stored
  * file's exact text; the newest entries of the index as `empiric://proofs`; scenarios as
- * `empiric://scenarios/<name>`, the object of `get_scenario_claim`), all `application/json`,
+ * `empiric://scenarios/<name>`, the object of `get_scenario_claim`; a stored record's Markdown
+ * report as `empiric://proofs/<proof_id>/report`), `application/json` unless the binding says,
  * read, listed and completed through `invoke` with this server's caller class, so an agent can
  * read them without a tool call and under the same rules as the tools.
  *
@@ -60,7 +61,7 @@ function reader(op: Operation, ctx: McpContext) {
       }
       throw new Error(`${err.code}: ${err.message}`, { cause: e });
     }
-    return { contents: [{ uri: uri.href, mimeType: JSON_TYPE, text }] };
+    return { contents: [{ uri: uri.href, mimeType: r.mimeType ?? JSON_TYPE, text }] };
   };
 }
 
@@ -70,7 +71,11 @@ export function registerResources(server: McpServer, ctx: McpContext): void {
     const r = op.mcp?.resource;
     if (!r) continue;
     const read = reader(op, ctx);
-    const metadata = { title: r.title, description: r.description, mimeType: JSON_TYPE };
+    const metadata = {
+      title: r.title,
+      description: r.description,
+      mimeType: r.mimeType ?? JSON_TYPE,
+    };
     if (r.fixed) {
       server.registerResource(r.name, r.template, metadata, (uri) => read(uri, {}));
       continue;
@@ -94,7 +99,7 @@ export function registerResources(server: McpServer, ctx: McpContext): void {
           ? async () => ({
             resources: list.entries(await invoke(listOp, list.input, ctx.host)).map((e) => ({
               ...e,
-              mimeType: JSON_TYPE,
+              mimeType: r.mimeType ?? JSON_TYPE,
             })),
           })
           : undefined,

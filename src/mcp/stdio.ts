@@ -71,10 +71,15 @@ function idOf(head: string): string | number | null {
  *   log: () => {},
  * });
  * const seen: unknown[] = [];
- * t.onmessage = (m) => seen.push(m);
+ * // Input ends with the ping unanswered: the transport stays open until it is answered.
+ * t.onmessage = (m) => {
+ *   seen.push(m);
+ *   void t.send({ jsonrpc: "2.0", id: 1, result: {} });
+ * };
  * await t.start();
  * await t.closed;
  * assert.equal(JSON.parse(out[0]).error.code, -32700);
+ * assert.deepEqual(JSON.parse(out[1]), { jsonrpc: "2.0", id: 1, result: {} });
  * assert.deepEqual(seen, [{ jsonrpc: "2.0", id: 1, method: "ping" }]);
  * ```
  */

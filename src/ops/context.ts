@@ -15,7 +15,7 @@ import type { RegistrationTrust } from "../attest/registration.ts";
 import type { CatalogListing, CatalogMode, ScenarioCatalog } from "../scenario/catalog.ts";
 import type { ResolvedScenario } from "../scenario/resolve.ts";
 import { parseSubstrateSpec, type SubstrateSpec } from "../substrate/spec.ts";
-import type { ProofStore } from "../store/store.ts";
+import type { ProofStore } from "../store/types.ts";
 import type { OpsEnvironment } from "./environment.ts";
 import { loadModule } from "../lazy/load.ts";
 import type { Operation } from "./operation.ts";
@@ -33,7 +33,10 @@ export interface OpHostOptions {
   env: OpsEnvironment;
   /** The key records are verified and signed with (a run needs one). */
   key?: ResolvedKey;
-  /** The proof store directory (opened, and created, on first use). */
+  /**
+   * The proof store: a directory, or a `postgres://` / `postgresql://` URL (opened, and
+   * created, on first use).
+   */
   store?: string;
   /** Directory searched for scenario files (default `scenarios`). */
   scenarioDir?: string;
@@ -44,8 +47,9 @@ export interface OpHostOptions {
   /** Where diagnostics go (stderr, a log). */
   log?: (line: string) => void;
   /**
-   * Create the store directory when it does not exist (default true). Read-only commands
-   * pass false: a missing store is `not_found`, and nothing is created.
+   * Create the store when it does not exist (default true): the directory, or the database's
+   * tables. Read-only commands pass false: a missing store is `not_found`, and nothing is
+   * created.
    */
   createStore?: boolean;
   /** Added to the message when the store cannot be opened (how to point at another one). */
@@ -66,14 +70,13 @@ export interface OpHost {
   readonly startedAt: number;
   /** The proof store, opened on first use (`io_error` when it cannot be). */
   store(): Promise<ProofStore>;
-  /** Close the store if it was opened. */
-  close(): void;
+  /** Close the store if it was opened (its connections, for a database). */
+  close(): Promise<void>;
 }
 
 /** Build the host (the store is opened lazily, so tools that need none work without one). */
 export function createOpHost(options: OpHostOptions): OpHost {
   let opening: Promise<ProofStore> | undefined;
-  let opened: ProofStore | undefined;
   return {
     caller: options.caller,
     env: options.env,
@@ -91,11 +94,14 @@ export function createOpHost(options: OpHostOptions): OpHost {
       opening ??= loadModule<typeof import("../store/store.ts")>(
         "../store/store.ts",
         import.meta.url,
-      ).then((m) => m.ProofStore.open(options.store!, { create: options.createStore ?? true }))
-        .then((s) => {
-          opened = s;
-          return s;
-        }, (e) => {
+      ).then((m) =>
+        m.openStore(options.store!, {
+          create: options.createStore ?? true,
+          env: (name) => options.env.env(name),
+          readText: (path) => options.env.readText(path),
+        })
+      )
+        .catch((e) => {
           opening = undefined;
           const hint = options.storeHint ? ` (${options.storeHint})` : "";
           if (e instanceof EmpiricError) {
@@ -105,10 +111,12 @@ export function createOpHost(options: OpHostOptions): OpHost {
         });
       return opening;
     },
-    close() {
-      opened?.close();
-      opened = undefined;
+    async close() {
+      const pending = opening;
       opening = undefined;
+      // A store still opening is closed once it is open.
+      const s = await pending?.catch(() => undefined);
+      await s?.close();
     },
   };
 }
@@ -119,8 +127,13 @@ export interface CallOptions {
   signal?: AbortSignal;
   /** Progress of a run. */
   onProgress?: (p: RunProgress) => void;
-  /** `run_scenario`, local callers: also write the record (pretty JSON) here, atomically. */
+  /**
+   * `run_scenario`, local callers: also write the record (pretty JSON) here, atomically. Checked
+   * before the run starts: an existing file is refused unless `force`.
+   */
   out?: string;
+  /** `run_scenario`: `out` may replace an existing file. */
+  force?: boolean;
   /** `run_scenario`, local callers: post the OpenLineage run lifecycle to this collector. */
   lineage?: { url: string; namespace?: string; apiKey?: string };
   /** `run_scenario`, local callers: post the signed record as a CloudEvent to this sink. */
@@ -201,6 +214,7 @@ function contextFor(host: OpHost, call: CallOptions): OpContext {
     signal: call.signal,
     onProgress: call.onProgress,
     out: call.out,
+    force: call.force,
     lineage: call.lineage,
     events: call.events,
     warn: call.warn,

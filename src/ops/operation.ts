@@ -42,20 +42,67 @@ export interface HttpBinding<O> {
   discriminator?: string;
   /** OpenAPI tags. */
   tags: readonly string[];
-  /** Status of a successful answer (default 200). */
-  status?: number;
+  /**
+   * Status of a successful answer: a number (default 200), or chosen by the output among the
+   * statuses it lists, each with its description (for OpenAPI), e.g. 201 when something new
+   * was stored and 200 when it was already there.
+   */
+  status?: number | StatusChoice<O>;
   /** Headers of a successful answer (e.g. `Location`). */
   headers?: (out: O) => Record<string, string>;
   /** Answer with this exact text (application/json) instead of the output's JSON. */
   rawBody?: (out: O) => string;
   /** Schema documented for a raw body (OpenAPI only). */
   rawBodySchema?: z.ZodType;
+  /**
+   * Content type of a raw body that is not JSON (e.g. `text/html; charset=utf-8`). An HTML
+   * answer is a page: it gets the page headers (its own Content-Security-Policy, no referrer, no
+   * framing) instead of the API's.
+   */
+  rawContentType?: (out: O) => string;
+  /** Content types a non-JSON raw body can have (documented in OpenAPI as strings). */
+  rawContentTypes?: readonly string[];
   /** A returned result the HTTP API reports as a problem (it still carries the output). */
   problem?: (out: O) => ErrorCode | undefined;
   /** Error statuses this operation can answer besides the ones every route has. */
   errors: readonly number[];
   /** Description of the successful response. */
   response: string;
+}
+
+/** A successful status chosen by the output (see {@link HttpBinding.status}). */
+export interface StatusChoice<O> {
+  /** The status of this output (one of `statuses`). */
+  select: (out: O) => number;
+  /** Every status `select` can give, with its description. */
+  statuses: Readonly<Record<number, string>>;
+}
+
+/**
+ * The status of a successful answer with this output.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { successStatus } from "./operation.ts";
+ * const b = { status: { select: (o: { created: boolean }) => (o.created ? 201 : 200), statuses: { 200: "there", 201: "new" } } };
+ * assert.equal(successStatus(b, { created: true }), 201);
+ * assert.equal(successStatus(b, { created: false }), 200);
+ * assert.equal(successStatus({}, {}), 200);
+ * ```
+ */
+export function successStatus<O>(binding: { status?: number | StatusChoice<O> }, out: O): number {
+  const s = binding.status;
+  return s === undefined ? 200 : typeof s === "number" ? s : s.select(out);
+}
+
+/** Every successful status of a binding with its description (for OpenAPI). */
+export function successStatuses<O>(
+  binding: { status?: number | StatusChoice<O>; response: string },
+): Record<number, string> {
+  const s = binding.status;
+  if (s === undefined || typeof s === "number") return { [s ?? 200]: binding.response };
+  return { ...s.statuses };
 }
 
 /** How an operation appears as an MCP tool. */
@@ -84,8 +131,10 @@ export interface McpResourceBinding<I, O> {
   }>;
   /** Build the input from the URI's decoded variables. */
   input: (vars: Record<string, string>) => I;
-  /** The resource text (application/json). */
+  /** The resource text. */
   text: (out: O) => string;
+  /** Its MIME type (default application/json). */
+  mimeType?: string;
   /** Listing: another operation's name, its input, and how its output lists resources. */
   list?: {
     operation: string;

@@ -5,9 +5,15 @@
  * @module
  */
 import { z } from "zod";
-import { EmpiricError } from "../errors/errors.ts";
+import { EmpiricError, UsageError } from "../errors/errors.ts";
 import { defineOperation } from "./operation.ts";
 import { COMPONENTS, OutcomeSchema, ProofId } from "./schemas.ts";
+
+/** An RFC 3339 time with a time zone (`Z` or an offset). */
+const RFC3339 = z.string().regex(
+  /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?(Z|[+-]\d\d:\d\d)$/i,
+  "must be an RFC 3339 time such as 2026-01-31T00:00:00Z",
+);
 
 /** `read_proof_index` input. */
 export const ReadProofIndexInput = z.strictObject({
@@ -16,8 +22,20 @@ export const ReadProofIndexInput = z.strictObject({
     "Only proofs on this substrate (as given to --substrate)",
   ),
   outcome: OutcomeSchema.optional(),
+  created_after: RFC3339.optional().describe(
+    "Only proofs created at or after this time (RFC 3339, e.g. 2026-01-31T00:00:00Z)",
+  ),
+  created_before: RFC3339.optional().describe(
+    "Only proofs created strictly before this time (RFC 3339)",
+  ),
   limit: z.number().int().min(1).max(1000).optional().describe("Page size, default 50"),
-  offset: z.number().int().min(0).optional().describe("Entries to skip, default 0"),
+  cursor: z.string().min(1).max(200).optional().describe(
+    "Continue after the page that returned this next_cursor (keyset paging: as fast on the " +
+      "thousandth page as on the first; pass it unchanged, with the same filters)",
+  ),
+  offset: z.number().int().min(0).optional().describe(
+    "Entries to skip, default 0 (kept for compatibility: its cost grows with the offset; use cursor)",
+  ),
 }).register(COMPONENTS, { id: "ReadProofIndexInput" });
 
 /** One entry of the proof index. */
@@ -29,16 +47,27 @@ export const IndexEntrySchema = z.object({
   metric: z.string(),
   observed_value: z.number().nullable(),
   created_at: z.string(),
-  path: z.string().describe("The record file (relative to the store for network clients)"),
+  path: z.string().describe(
+    "Where the record is kept: its file (relative to the store for network clients), or " +
+      "<store>/proofs/<proof_id> in a PostgreSQL store (proofs/<proof_id> for network clients)",
+  ),
 }).register(COMPONENTS, { id: "IndexEntry" });
 
 /** `read_proof_index` output. */
 export const ProofIndexOutput = z.object({
   entries: z.array(IndexEntrySchema),
-  total: z.number().int(),
+  total: z.number().int().nullable().describe(
+    "Entries matching the filters; null on a cursor page (counted on the first page only, so " +
+      "that a page costs the same at any depth)",
+  ),
   limit: z.number().int(),
   offset: z.number().int(),
-  store: z.string().describe("The store (its directory name only, for network clients)"),
+  next_cursor: z.string().nullable().describe(
+    "Pass as cursor to get the next page; null on the last page",
+  ),
+  store: z.string().describe(
+    "The store: a directory or a database URL without its password (its last path segment only, for network clients)",
+  ),
 }).register(COMPONENTS, { id: "ProofIndexPage" });
 
 /** The result of `read_proof_index`. */
@@ -61,8 +90,10 @@ export const readProofIndexOp = defineOperation({
   title: "Read the proof index",
   description: "List the proof records in this server's store, newest first: proof_id, scenario, " +
     "substrate, outcome (VALIDATED, REFUTED or INCONCLUSIVE), deciding metric, observed value, " +
-    "created_at and file path, with the total count. Filter by scenario, substrate or outcome; " +
-    "page with limit (1-1000, default 50) and offset. Read a whole record as the resource " +
+    "created_at and where the record is kept, with the total count (first page). Filter by scenario, " +
+    "substrate, outcome and a time range (created_after inclusive, created_before exclusive); " +
+    "page with limit (1-1000, default 50) and cursor (pass next_cursor back; offset also " +
+    "works but slows with depth). Read a whole record as the resource " +
     "empiric://proofs/<proof_id> (GET /proofs/{proof_id} over HTTP).",
   access: "read",
   exposure: ["no-server-paths"],
@@ -98,17 +129,32 @@ export const readProofIndexOp = defineOperation({
     }
     const limit = input.limit ?? 50;
     const offset = input.offset ?? 0;
-    const where = { scenario: input.scenario, substrate: input.substrate, outcome: input.outcome };
+    if (input.cursor !== undefined && offset > 0) {
+      throw new UsageError("give cursor or offset, not both (cursor continues where a page ended)");
+    }
+    const where = {
+      scenario: input.scenario,
+      substrate: input.substrate,
+      outcome: input.outcome,
+      created_after: input.created_after,
+      created_before: input.created_before,
+    };
+    // The count costs time in proportion to the matching entries: a cursor page skips it.
+    const [page, total] = await Promise.all([
+      store.list({ ...where, limit, offset, cursor: input.cursor }),
+      input.cursor === undefined ? store.count(where) : Promise.resolve(null),
+    ]);
     return {
-      entries: store.list({ ...where, limit, offset }).map((e) => ({
+      entries: page.entries.map((e) => ({
         ...e,
         observed_value: Number.isFinite(e.observed_value) ? e.observed_value : null,
-        path: ctx.shownPath(e.path, store.dir),
+        path: ctx.shownPath(e.path, store.location),
       })),
-      total: store.count(where),
+      total,
       limit,
       offset,
-      store: ctx.shownPath(store.dir),
+      next_cursor: page.next_cursor,
+      store: ctx.shownPath(store.location),
     };
   },
 });
@@ -191,7 +237,9 @@ export const getProofOp = defineOperation({
 /** `reindex_store` output. */
 export const ReindexOutput = z.object({
   indexed: z.number().int().describe("Records in the index after the rebuild"),
-  removed_rows: z.number().int().describe("Rows dropped because their file was gone"),
+  removed_rows: z.number().int().describe(
+    "Rows dropped because their file was gone (directory stores)",
+  ),
   stale_temporaries: z.number().int().describe("Left-over temporary files removed"),
   store: z.string(),
 }).register(COMPONENTS, { id: "ReindexOutput" });
@@ -201,7 +249,7 @@ export const reindexStoreOp = defineOperation({
   name: "reindex_store",
   title: "Rebuild the proof index",
   description:
-    "Rebuild the store's index from its record files. Safe while runs write to the store: no record on disk is ever left out of the index.",
+    "Rebuild the store's index from its records (the files of a directory store, the records table of a PostgreSQL store). Safe while runs write to the store: no stored record is ever left out of the index.",
   access: "write",
   exposure: ["no-server-paths"],
   input: z.strictObject({}),
@@ -214,7 +262,7 @@ export const reindexStoreOp = defineOperation({
       indexed,
       removed_rows: c.removedRows,
       stale_temporaries: c.staleTemporaries,
-      store: ctx.shownPath(store.dir),
+      store: ctx.shownPath(store.location),
     };
   },
 });

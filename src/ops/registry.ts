@@ -6,14 +6,18 @@
  * @module
  */
 import { canonicalizeValueOp } from "./canonicalize_value.ts";
+import { ingestProofOp } from "./ingest_proof.ts";
 import type { Operation } from "./operation.ts";
 import { getProofOp, readProofIndexOp, reindexStoreOp } from "./proof_index.ts";
+import { pushProofsOp } from "./push_proof.ts";
 import { runScenarioOp } from "./run_scenario.ts";
 import { getScenarioClaimOp, listScenariosOp } from "./scenarios.ts";
 import { healthOp, versionOp } from "./service.ts";
+import { copyStoreOp, migrateStoreOp } from "./store_admin.ts";
 import { verifyProof } from "./verify_proof.ts";
 import { verifyAttestationOperation } from "./verify_attestation.ts";
 import { planOp } from "./plan.ts";
+import { browseProofsOp, reportProofOp, reportRecordOp } from "./report.ts";
 
 /** Every operation, in documentation order. */
 export const OPERATIONS: readonly Operation[] = [
@@ -25,8 +29,15 @@ export const OPERATIONS: readonly Operation[] = [
   canonicalizeValueOp,
   readProofIndexOp,
   getProofOp,
+  reportProofOp,
+  reportRecordOp,
+  browseProofsOp,
+  ingestProofOp,
   runScenarioOp,
   reindexStoreOp,
+  migrateStoreOp,
+  copyStoreOp,
+  pushProofsOp,
   healthOp,
   versionOp,
 ] as unknown as readonly Operation[];
@@ -37,14 +48,21 @@ export function operation(name: string): Operation | undefined {
 }
 
 export {
+  browseProofsOp,
   canonicalizeValueOp,
+  copyStoreOp,
   getProofOp,
   getScenarioClaimOp,
   healthOp,
+  ingestProofOp,
   listScenariosOp,
+  migrateStoreOp,
   planOp,
+  pushProofsOp,
   readProofIndexOp,
   reindexStoreOp,
+  reportProofOp,
+  reportRecordOp,
   runScenarioOp,
   verifyAttestationOperation,
   verifyProof,

@@ -87,6 +87,11 @@ export async function runTraced(
     throw new EmpiricError("forbidden", "network clients cannot direct a run's output");
   }
   const resolved = await ctx.scenarios.resolve(input.scenario);
+  if (ctx.out) {
+    // Before measuring: a run must not end unable to write its record where asked.
+    const { checkOutputFile } = await import("../fs/target.ts");
+    await checkOutputFile(ctx.out, { force: ctx.force });
+  }
   const spec = input.substrate ?? resolved.scenario.default_substrate;
   if (!spec) {
     throw new UsageError(
@@ -97,10 +102,12 @@ export async function runTraced(
   span.resolved(resolved.scenario.name, spec);
   const epoch = sourceDateEpoch(ctx.env);
   const store = ctx.storeLocation === undefined ? undefined : await ctx.store();
-  const predecessor = store?.predecessor(resolved.scenario.name, spec);
+  const predecessor = await store?.predecessor(resolved.scenario.name, spec);
   const links = [
     ...(predecessor ? [predecessor] : []),
-    ...(input.after ?? []).map((id) => store?.link(id) ?? { proof_id: id }),
+    ...await Promise.all(
+      (input.after ?? []).map((id) => store?.link(id) ?? Promise.resolve({ proof_id: id })),
+    ),
   ];
   const commit = input.substrate_commit ?? await substrateCommitOf(ctx.env, substrateSpec);
 
@@ -156,9 +163,16 @@ export async function runTraced(
   // Where the caller asked for the record, before the store: nothing is stored when the
   // record cannot be written where asked.
   if (ctx.out) {
-    const { writeFileAtomic } = await import("../fs/atomic.ts");
+    const { createFileAtomic, writeFileAtomic } = await import("../fs/atomic.ts");
     const { prettyJson } = await import("../json/pretty.ts");
-    await writeFileAtomic(ctx.out, prettyJson(record as unknown as never));
+    const text = prettyJson(record as unknown as never);
+    if (ctx.force) await writeFileAtomic(ctx.out, text);
+    else if (!(await createFileAtomic(ctx.out, new TextEncoder().encode(text)))) {
+      throw new EmpiricError(
+        "already_exists",
+        `--out ${ctx.out} appeared while the run went on; nothing was stored (give --force to replace it)`,
+      );
+    }
   }
   const path = store ? (await store.put(record)).path : null;
   ctx.onOutput?.(output);
@@ -180,7 +194,7 @@ export async function runTraced(
     outcome: record.verdict.outcome,
     observed_value: record.verdict.observed_value,
     reasoning: record.verdict.reasoning,
-    path: path === null ? null : ctx.shownPath(path, store!.dir),
+    path: path === null ? null : ctx.shownPath(path, store!.location),
     measured: output.analysis.measured,
     failures: output.analysis.failures,
   };

@@ -9,6 +9,7 @@ import { type Problem, ScenarioError } from "../errors/errors.ts";
 import { parseJson } from "../json/parse.ts";
 import { isJsonObject, type JsonObject, type JsonValue } from "../json/value.ts";
 import { canonicalize } from "../json/canonical.ts";
+import { getPointer } from "../json/pointer.ts";
 import { sha256Hex } from "../crypto/hash.ts";
 import { compileTypedValidator, type TypedValidator } from "../schema/validate.ts";
 import scenarioSchema from "./scenario.schema.json" with { type: "json" };
@@ -508,6 +509,9 @@ export async function loadDatasets(
       }
     }
     const items = parseDatasetItems(bytes, spec.name, where);
+    if (spec.kind === "corpus" || spec.kind === "synthetic") {
+      requireProbeInput(items, s.probe.send, spec.name, where);
+    }
     out.push({
       spec,
       bytes,
@@ -518,6 +522,38 @@ export async function loadDatasets(
     });
   }
   return out;
+}
+
+/**
+ * Every corpus item must hold the probe's input (`probe.send`): an item without it is a
+ * dataset error before anything runs, not a failure measured against the substrate.
+ */
+function requireProbeInput(
+  items: readonly JsonObject[],
+  pointer: string,
+  name: string,
+  where: string,
+): void {
+  // A pointer into the joined reference data can only be checked after the join.
+  if (pointer.startsWith("/$reference")) return;
+  const missing: string[] = [];
+  items.forEach((item, i) => {
+    if (getPointer(item, pointer) === undefined) {
+      const id = typeof item.id === "string" || typeof item.id === "bigint"
+        ? ` (id ${item.id})`
+        : "";
+      missing.push(`item ${i + 1}${id}`);
+    }
+  });
+  if (missing.length === 0) return;
+  const shown = missing.slice(0, 5).join(", ") +
+    (missing.length > 5 ? `, … (${missing.length} in all)` : "");
+  throw new ScenarioError(
+    "dataset_invalid",
+    `dataset ${name} (${where}): ${shown} ${
+      missing.length === 1 ? "has" : "have"
+    } no ${pointer}, the probe's input (probe.send); fix the corpus or probe.send`,
+  );
 }
 
 /**

@@ -239,7 +239,11 @@ export interface CmdOptions {
   cwd?: string;
 }
 
-/** Open a `cmd:` substrate; starts one process at once so that a bad command fails early. */
+/**
+ * Open a `cmd:` substrate. No process starts until the run asks for its lanes (after the
+ * datasets are read and checked); the first lane's process starts then, so a bad command fails
+ * before anything is measured.
+ */
 export function openCmdSubstrate(commandLine: string, options: CmdOptions = {}): Substrate {
   const argv = splitCommandLine(commandLine);
   if (argv.length === 0) {
@@ -251,11 +255,8 @@ export function openCmdSubstrate(commandLine: string, options: CmdOptions = {}):
     all.add(w);
     return w;
   };
-  let first: Worker | undefined = spawn();
-
   const lane = (): Lane => {
-    let worker: Worker | undefined = first;
-    first = undefined;
+    let worker: Worker | undefined = spawn();
     return {
       ready: () => {
         if (!worker?.alive) {
@@ -283,7 +284,11 @@ export function openCmdSubstrate(commandLine: string, options: CmdOptions = {}):
     defaultName: argv.length > 1 && /\.(py|js|ts|rb|sh|pl)$/.test(argv[1])
       ? argv[1].split(/[\\/]/).pop()!
       : program,
-    lanes: (n) => Array.from({ length: n }, lane),
+    lanes: (n) => {
+      // Start the first process alone: a command that cannot start fails once, not n times.
+      const first = lane();
+      return [first, ...Array.from({ length: n - 1 }, lane)];
+    },
     close: async () => {
       await Promise.all([...all].map((w) => w.close()));
     },

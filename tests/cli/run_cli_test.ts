@@ -102,6 +102,104 @@ Deno.test("run: a cmd: substrate in Python; a failing one reported per item", as
   );
 });
 
+Deno.test("run: a substrate that fails every item is not a green step (exit 69), the record kept", async () => {
+  const dir = await Deno.makeTempDir();
+  try {
+    const dead = await runCli([
+      "run",
+      "arithmetic-accuracy",
+      "--substrate",
+      `cmd:python3 ${PY_CALC.replace("calculator", "misbehaving")} dead`,
+      "--store",
+      dir,
+      "-q",
+      "--fail-on",
+      "refuted",
+    ], { env: KEY });
+    assert.equal(dead.code, 69, dead.stderr);
+    assert.match(dead.stdout, /^INCONCLUSIVE/);
+    assert.match(
+      dead.stderr,
+      /substrate_unavailable: every one of the 120 items failed \(invalid_response\).*record is kept/,
+    );
+    const list = JSON.parse((await runCli(["proofs", "list", "--store", dir, "--json"])).stdout);
+    assert.equal(list.entries.length, 1);
+    assert.equal(list.entries[0].outcome, "INCONCLUSIVE");
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("run: a corpus item without the probe's input is a dataset error before anything runs", async () => {
+  const dir = await Deno.makeTempDir();
+  try {
+    await Deno.mkdir(`${dir}/scenarios`);
+    const text = (await Deno.readTextFile(
+      new URL("../../fixtures/scenarios/arithmetic-accuracy.yaml", import.meta.url),
+    )).replace("name: arithmetic-accuracy", "name: holes").replace(
+      "../corpora/arithmetic.jsonl",
+      "holes.jsonl",
+    );
+    await Deno.writeTextFile(`${dir}/scenarios/holes.yaml`, text);
+    const corpus = (await Deno.readTextFile(
+      new URL("../../fixtures/corpora/arithmetic.jsonl", import.meta.url),
+    )).trimEnd().split("\n");
+    const broken = JSON.parse(corpus[2]);
+    delete broken.input;
+    corpus[2] = JSON.stringify(broken);
+    await Deno.writeTextFile(`${dir}/scenarios/holes.jsonl`, corpus.join("\n") + "\n");
+    // The substrate would leave a mark if it were ever started.
+    const r = await runCli([
+      "run",
+      "holes",
+      "--substrate",
+      `cmd:sh -c 'touch ${dir}/started; cat'`,
+      "--store",
+      `${dir}/store`,
+    ], { env: KEY, cwd: dir });
+    assert.equal(r.code, 65, r.stderr);
+    assert.match(
+      r.stderr,
+      /dataset_invalid: dataset arithmetic \(.*holes\.jsonl\): item 3 .*has no \/input/,
+    );
+    assert.equal(await Deno.stat(`${dir}/started`).then(() => true, () => false), false);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("run --out: checked before the run, never overwritten without --force, - for stdout", async () => {
+  const dir = await Deno.makeTempDir();
+  try {
+    const store = `${dir}/store`;
+    const args = ["run", "arithmetic-accuracy", "--store", store, "-q"];
+    // A directory that does not exist: refused before anything runs, nothing stored.
+    const nowhere = await runCli([...args, "--out", `${dir}/no/such/dir/r.json`], { env: KEY });
+    assert.equal(nowhere.code, 74, nowhere.stderr);
+    assert.match(nowhere.stderr, /io_error: --out .*no\/such\/dir\/r\.json: cannot write there/);
+    assert.equal(await Deno.stat(store).then(() => true, () => false), false, "nothing stored");
+    // An existing file: refused (exit 73) unless --force.
+    await Deno.writeTextFile(`${dir}/r.json`, "keep me");
+    const exists = await runCli([...args, "--out", `${dir}/r.json`], { env: KEY });
+    assert.equal(exists.code, 73, exists.stderr);
+    assert.match(exists.stderr, /already_exists: --out .*r\.json already exists; give --force/);
+    assert.equal(await Deno.readTextFile(`${dir}/r.json`), "keep me");
+    assert.equal(await Deno.stat(store).then(() => true, () => false), false, "nothing stored");
+    const forced = await runCli([...args, "--out", `${dir}/r.json`, "--force"], { env: KEY });
+    assert.equal(forced.code, 0, forced.stderr);
+    assert.equal(JSON.parse(await Deno.readTextFile(`${dir}/r.json`)).verdict.outcome, "VALIDATED");
+    // --out -: the record alone on standard output, the summary on standard error.
+    const piped = await runCli([...args, "--out", "-"], { env: KEY });
+    assert.equal(piped.code, 0, piped.stderr);
+    const record = JSON.parse(piped.stdout);
+    assert.match(piped.stderr, new RegExp(`proof_id: ${record.identity.proof_id}`));
+    const both = await runCli([...args, "--out", "-", "--json"], { env: KEY });
+    assert.equal(both.code, 64);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
 Deno.test("run: bad input gives a clear error and a documented exit code", async () => {
   const noSuch = await runCli(["run", "no-such-scenario", "--no-store"], { env: KEY });
   assert.equal(noSuch.code, 66, "an unknown scenario is not_found (exit 66) on every surface");

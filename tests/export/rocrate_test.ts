@@ -680,6 +680,59 @@ Deno.test({
     assert.deepEqual(issuesOf(full.report).map((i) => i.message), []);
     assert.equal(full.report.passed, true);
     assert.equal(full.code, 0);
+    // --publisher, --publisher-name and --contact leave nothing recommended unmet; the CLI says
+    // what a crate lacks when they are not all given.
+    const named = `${parent}/named`;
+    const r = await runCli([
+      "export",
+      "ro-crate",
+      recordFile,
+      "--out",
+      named,
+      "--publisher",
+      "https://ror.org/03yrm5c26",
+      "--publisher-name",
+      "Example Research Institute",
+      "--contact",
+      "data@example.org",
+    ]);
+    assert.equal(r.code, 0, r.stderr);
+    assert.equal(r.stderr, "");
+    const v = await rocValidate(named, ["--requirement-severity", "RECOMMENDED"]);
+    assert.deepEqual(issuesOf(v.report).map((i) => i.message), []);
+    const nameOnly = await runCli([
+      "export",
+      "ro-crate",
+      recordFile,
+      "--out",
+      `${parent}/name-only`,
+      "--publisher",
+      "Example Lab",
+    ]);
+    assert.match(nameOnly.stderr, /lacks: a URL for the publisher \(--publisher URL\), a contact/);
+    const badContact = await runCli([
+      "export",
+      "ro-crate",
+      recordFile,
+      "--out",
+      `${parent}/bad`,
+      "--contact",
+      "nobody",
+    ]);
+    assert.equal(badContact.code, 64);
+    assert.match(badContact.stderr, /--contact must be an e-mail address/);
+    const viaEnv = await runCli(["export", "ro-crate", recordFile, "--out", `${parent}/env`], {
+      env: { EMPIRIC_PUBLISHER: "https://orcid.org/0000-0002-1825-0097" },
+    });
+    assert.match(viaEnv.stderr, /lacks: a contact \(--contact\)$/m);
+    const envCrate = JSON.parse(await Deno.readTextFile(`${parent}/env/ro-crate-metadata.json`));
+    const person = envCrate["@graph"].find((e: { "@id": string }) =>
+      e["@id"] === "https://orcid.org/0000-0002-1825-0097"
+    );
+    assert.equal(person["@type"], "Person");
+    const none = await runCli(["export", "ro-crate", recordFile, "--out", `${parent}/none`]);
+    assert.equal(none.code, 0);
+    assert.match(none.stderr, /lacks: a publisher \(--publisher\), a contact/);
     // The same with the bundle files packed (library call).
     const bundled = await writeRoCrate(record, `${parent}/bundled`, {
       extraRootMetadata: { ...FULL_ROOT_METADATA, license: "CC-BY-4.0" },

@@ -23,7 +23,7 @@ Deno.test("loopback without a token: writes and reads are open", async () => {
     assert.equal(await status(await t.req("POST", "/runs", { json: RUN })), 201);
     assert.equal(await status(await t.req("GET", "/proofs")), 200);
   } finally {
-    t.close();
+    await t.close();
   }
 });
 
@@ -43,7 +43,7 @@ Deno.test("a non-loopback address without a token is refused; with one, writes n
       );
     }
   } finally {
-    host.close();
+    await host.close();
   }
   const t = await testApp({ auth: { listenHost: "0.0.0.0", token: TOKEN } });
   try {
@@ -80,7 +80,7 @@ Deno.test("a non-loopback address without a token is refused; with one, writes n
     const foreign = await t.app.request("http://empiric.example.org/health");
     assert.equal(await status(foreign), 200);
   } finally {
-    t.close();
+    await t.close();
   }
 });
 
@@ -93,7 +93,7 @@ Deno.test("the 401 comes before the body is read (no 413/415 for anonymous clien
     });
     assert.equal(await status(res), 401);
   } finally {
-    t.close();
+    await t.close();
   }
 });
 
@@ -119,7 +119,7 @@ Deno.test("--auth all: every data endpoint needs the token; /health, /openapi.js
       assert.equal(await status(await t.req("GET", path)), 200, path);
     }
   } finally {
-    t.close();
+    await t.close();
   }
 });
 
@@ -144,9 +144,9 @@ Deno.test("403: a loopback server without a token answers only loopback Host nam
       assert.equal(res.status, 403, host);
       assert.equal((await res.json()).code, "forbidden");
     }
-    assert.equal((await t.store.list()).length, 0, "nothing ran");
+    assert.equal((await t.store.list()).entries.length, 0, "nothing ran");
   } finally {
-    t.close();
+    await t.close();
   }
 });
 
@@ -164,7 +164,7 @@ Deno.test("403: a loopback server keeps the Host check when it has a token (DNS 
         assert.equal(await status(await t.req("GET", path, { headers: auth })), 200, path);
       }
     } finally {
-      t.close();
+      await t.close();
     }
   }
 });
@@ -189,7 +189,7 @@ Deno.test("403: a read-only server refuses runs; cmd: substrates only when allow
     assert.match((await res.json()).detail, /--allow-cmd-substrates/);
     assert.equal(await Deno.stat(marker).then(() => true, () => false), false, "not run");
   } finally {
-    t.close();
+    await t.close();
   }
   const allowed = await testApp({ allowCmdSubstrates: true });
   try {

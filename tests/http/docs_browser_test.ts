@@ -107,7 +107,7 @@ Deno.test({
     } finally {
       await browser.close();
       await server.shutdown();
-      t.close();
+      await t.close();
     }
   },
 });
@@ -142,6 +142,6 @@ Deno.test("docs assets: gzip when accepted, identical bytes otherwise, up to dat
     assert.doesNotMatch(text, /https?:\/\//, "no absolute URLs in the page");
     assert.doesNotMatch(text, /<script>[^<]/, "no inline script");
   } finally {
-    t.close();
+    await t.close();
   }
 });

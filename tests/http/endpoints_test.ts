@@ -32,7 +32,7 @@ Deno.test("GET /health: status ok and an uptime", async () => {
     assert.equal(body.status, "ok");
     assert.ok(body.uptime_s >= 0);
   } finally {
-    t.close();
+    await t.close();
   }
 });
 
@@ -47,7 +47,7 @@ Deno.test("GET /version: empiric, schema and Deno versions", async () => {
     assert.equal(body.deno, Deno.version.deno);
     assert.equal(body.empiric_git_commit, t.host.env.runtime().empiricCommit);
   } finally {
-    t.close();
+    await t.close();
   }
 });
 
@@ -64,7 +64,7 @@ Deno.test("POST /verify: a valid record verifies; the body is verifyProofImpl's 
     assert.match(body.proof_id, /^[0-9a-f]{64}$/);
     assert.deepEqual(body, await verifyProofImpl(text, { key: FIXTURE_KEY }));
   } finally {
-    t.close();
+    await t.close();
   }
 });
 
@@ -85,7 +85,7 @@ Deno.test("POST /verify: a tampered record is 200 with verified false and a reas
       assert.ok(body.problems.length > 0);
     }
   } finally {
-    t.close();
+    await t.close();
   }
 });
 
@@ -120,7 +120,7 @@ Deno.test("GET /scenarios: the list of list_scenarios, with a scenario file of t
     assert.equal(claim.origin, "file");
     assert.equal(claim.claim.threshold.comparator, ">=");
   } finally {
-    t.close();
+    await t.close();
   }
 });
 
@@ -139,7 +139,7 @@ Deno.test("GET /scenarios/{name}: get_scenario_claim's object; 404 for an unknow
     assert.equal(missing.status, 404);
     assert.equal((await missing.json()).code, "not_found");
   } finally {
-    t.close();
+    await t.close();
   }
 });
 
@@ -154,7 +154,7 @@ Deno.test("POST /canonicalize: canonicalize_value's object (ints and floats stay
     assert.equal(body.canonical, '{"a":"\\u00e9","b":[1,1.0,1e-05],"\\ud83d\\ude00":null}');
     assert.equal("hmac_sha256" in body, false, "no HMAC under the server's key");
   } finally {
-    t.close();
+    await t.close();
   }
 });
 
@@ -218,7 +218,7 @@ Deno.test("POST /runs, GET /proofs, GET /proofs/{id}: run, list with filters, fe
     assert.equal(absent.status, 404);
     assert.equal((await absent.json()).code, "not_found");
   } finally {
-    t.close();
+    await t.close();
   }
 });
 
@@ -233,7 +233,7 @@ Deno.test("HEAD is answered like GET without a body; OPTIONS lists the methods",
     assert.equal(options.headers.get("allow"), "OPTIONS, POST");
     assert.equal(options.headers.get("access-control-allow-origin"), null, "no CORS");
   } finally {
-    t.close();
+    await t.close();
   }
 });
 
@@ -256,7 +256,7 @@ Deno.test("every response: request id (given or minted), security headers, one l
     assert.equal(typeof line.duration_ms, "number");
     assert.match(String(line.ts), /^\d{4}-\d\d-\d\dT/);
   } finally {
-    t.close();
+    await t.close();
   }
 });
 
@@ -285,7 +285,7 @@ Deno.test("policy headers: each exactly once, the documentation keeping its own"
       else assert.ok(csp.test(got) && !got.includes(API_CSP), `${where}: ${got}`);
     }
   } finally {
-    t.close();
+    await t.close();
   }
 });
 

@@ -65,7 +65,7 @@ Deno.test("400: the request body is not JSON (with the parser's code and positio
       "syntax_error",
     );
   } finally {
-    t.close();
+    await t.close();
   }
 });
 
@@ -106,7 +106,7 @@ Deno.test("400: a body, query or path that does not fit the schema", async () =>
     }
     await problem(await t.req("GET", "/proofs/not-an-id"), 400, "usage_error");
   } finally {
-    t.close();
+    await t.close();
   }
 });
 
@@ -134,7 +134,7 @@ Deno.test("400 and 422 from /verify carry the verify_proof result too", async ()
       assert.equal(body.detail, body.problems[0].message);
     }
   } finally {
-    t.close();
+    await t.close();
   }
 });
 
@@ -152,7 +152,7 @@ Deno.test("404: unknown paths, scenarios and proofs; 405 with Allow for a wrong 
     await problem(del, 405, "method_not_allowed");
     await problem(await t.req("PUT", "/runs", { json: {} }), 405, "method_not_allowed");
   } finally {
-    t.close();
+    await t.close();
   }
 });
 
@@ -191,7 +191,7 @@ Deno.test("408: a body that stops arriving, declared or streamed, is given up", 
     assert.equal(ok.status, 200);
     await ok.body?.cancel();
   } finally {
-    t.close();
+    await t.close();
   }
   for (const bodyTimeoutMs of [0, -1, 1.5, 2 ** 31]) {
     await assert.rejects(() => testApp({ bodyTimeoutMs }), /--body-timeout-ms/);
@@ -229,7 +229,7 @@ Deno.test("413: a body over the limit, declared or streamed, is refused unread",
     await problem(res, 413, "payload_too_large");
     assert.ok(pulled < 40, `stopped reading early (read ${pulled} chunks of 64 KiB)`);
   } finally {
-    t.close();
+    await t.close();
   }
   const small = await testApp({ maxBodyBytes: 100 });
   try {
@@ -273,7 +273,7 @@ Deno.test("415: not application/json, a foreign charset, or a content coding", a
     assert.equal(ok.status, 200);
     await ok.body?.cancel();
   } finally {
-    t.close();
+    await t.close();
   }
 });
 
@@ -289,7 +289,7 @@ Deno.test("422: a scenario file that exists but is invalid", async () => {
       "scenario_invalid",
     );
   } finally {
-    t.close();
+    await t.close();
   }
 });
 
@@ -359,6 +359,6 @@ Deno.test("fuzz: no bad input gets a 500 (random bodies, headers, paths, methods
     const errors = t.logs.filter((l) => l.level === "error");
     assert.deepEqual(errors, []);
   } finally {
-    t.close();
+    await t.close();
   }
 });

@@ -62,6 +62,6 @@ Deno.test("every HTTP route given hostile names opens nothing outside the scenar
     const listing = await (await t.req("GET", "/scenarios")).json();
     assert.ok(!JSON.stringify(listing).includes(MARKER));
   } finally {
-    t.close();
+    await t.close();
   }
 });

@@ -5,7 +5,7 @@ import type { AuthConfig } from "../../src/http/auth.ts";
 import { jsonLineLogger, type LogEntry } from "../../src/http/log.ts";
 import type { OpHost } from "../../src/ops/mod.ts";
 import type { OpsEnvironment } from "../../src/ops/environment.ts";
-import type { ProofStore } from "../../src/store/store.ts";
+import type { ProofStore } from "../../src/store/types.ts";
 import { testHost } from "../support/ops.ts";
 import { CLI_FLAGS } from "../support/run_cli.ts";
 
@@ -40,7 +40,7 @@ export interface TestApp {
     path: string,
     init?: { json?: unknown; body?: BodyInit; headers?: Record<string, string> },
   ): Promise<Response>;
-  close(): void;
+  close(): Promise<void>;
 }
 
 /** The operations the SPEC names: the OpenAPI document must describe them and /docs show them. */
@@ -51,6 +51,8 @@ export const API_OPERATIONS = [
   "POST /canonicalize",
   "GET /proofs",
   "GET /proofs/{proof_id}",
+  "GET /proofs/{proof_id}/report",
+  "GET /ui",
   "POST /runs",
   "GET /health",
   "GET /version",
@@ -67,6 +69,8 @@ export async function testApp(
     allowCmdSubstrates?: boolean;
     scenarioDir?: string;
     env?: OpsEnvironment;
+    /** The store (default: a fresh directory); a postgres:// URL for the database store. */
+    store?: string;
   } = {},
 ): Promise<TestApp> {
   const dir = await Deno.makeTempDir({ prefix: "empiric-http-" });
@@ -74,7 +78,7 @@ export async function testApp(
     caller: "network",
     env: options.env,
     key: options.key ?? FIXTURE_KEY,
-    store: `${dir}/store`,
+    store: options.store ?? `${dir}/store`,
     scenarioDir: options.scenarioDir ?? `${dir}/scenarios`,
     allowClientCmd: options.allowCmdSubstrates,
     readOnly: options.auth?.readOnly,

@@ -28,7 +28,7 @@ import {
   readProofIndexOp,
   verifyProofImpl,
 } from "../../src/ops/mod.ts";
-import { ProofStore } from "../../src/store/store.ts";
+import { DirectoryStore } from "../../src/store/store.ts";
 import { testHost } from "../support/ops.ts";
 import type { OpsEnvironment } from "../../src/ops/environment.ts";
 import { testEnv } from "../support/env.ts";
@@ -468,7 +468,7 @@ export async function toolSuite(
     const op = await invoke(readProofIndexOp, { scenario: "echo-latency" }, host);
     assert.deepEqual(page, op);
   } finally {
-    host.close();
+    await host.close();
   }
   assert.ok(page.entries.some((e: Json) => e.proof_id === run.proof_id));
   await assertToolError(client, "read_proof_index", { limit: 0 }, /limit/);
@@ -480,6 +480,7 @@ export async function toolSuite(
     resourceTemplates.map((t: Json) => [t.uriTemplate, t.mimeType]).sort(),
     [
       ["empiric://proofs/{proof_id}", "application/json"],
+      ["empiric://proofs/{proof_id}/report", "text/markdown"],
       ["empiric://scenarios/{name}", "application/json"],
     ],
   );
@@ -535,10 +536,10 @@ export async function cancellationCheck(client: TestClient, storeDir: string): P
 }
 
 async function indexCount(storeDir: string): Promise<number> {
-  const store = await ProofStore.open(storeDir);
+  const store = await DirectoryStore.open(storeDir);
   try {
-    return store.count();
+    return await store.count();
   } finally {
-    store.close();
+    await store.close();
   }
 }

@@ -1,7 +1,7 @@
 // The proof store: atomic files, an index that survives concurrent writers and killed runs,
 // lineage by direct predecessor, reindex.
 import assert from "node:assert/strict";
-import { ProofStore, STALE_TEMPORARY_MS } from "../../src/store/store.ts";
+import { DirectoryStore, STALE_TEMPORARY_MS } from "../../src/store/store.ts";
 import { invoke, readProofIndexOp } from "../../src/ops/mod.ts";
 import { prettyJson } from "../../src/json/pretty.ts";
 import { parseJson } from "../../src/json/parse.ts";
@@ -17,7 +17,7 @@ async function page(dir: string, filter: Record<string, unknown> = {}) {
   try {
     return await invoke(readProofIndexOp, filter, host);
   } finally {
-    host.close();
+    await host.close();
   }
 }
 
@@ -87,13 +87,13 @@ Deno.test("lineage: a run links its direct predecessor only, and the provenance 
   await Deno.remove(`${dir}/index.sqlite`);
   await Deno.remove(`${dir}/index.sqlite-wal`).catch(() => {});
   await Deno.remove(`${dir}/index.sqlite-shm`).catch(() => {});
-  const reopened = await ProofStore.open(dir);
+  const reopened = await DirectoryStore.open(dir);
   try {
-    assert.equal(reopened.count(), 4);
+    assert.equal(await reopened.count(), 4);
     assert.equal(await reopened.getText("0".repeat(64)), undefined);
     assert.equal(await reopened.getText("not-an-id"), undefined);
   } finally {
-    reopened.close();
+    await reopened.close();
   }
 });
 
@@ -120,11 +120,11 @@ async function manyRecords(n: number): Promise<ProofRecord[]> {
 
 Deno.test("reindex while eight runs write: every record on disk ends up indexed", async () => {
   const dir = await Deno.makeTempDir({ prefix: "empiric-reindex-" });
-  const seed = await ProofStore.open(dir);
+  const seed = await DirectoryStore.open(dir);
   try {
     for (const rec of await manyRecords(3000)) await seed.put(rec);
   } finally {
-    seed.close();
+    await seed.close();
   }
   // Reindex over and over while eight runs, started 400 ms apart, store their records.
   let done = false;
@@ -152,25 +152,25 @@ Deno.test("reindex while eight runs write: every record on disk ends up indexed"
   for (const r of [...rx, ...rs]) assert.equal(r.code, 0, r.stderr);
   const files = [...Deno.readDirSync(dir)].filter((e) => /^[0-9a-f]{64}\.json$/.test(e.name));
   assert.equal(files.length, 3008);
-  const store = await ProofStore.open(dir);
+  const store = await DirectoryStore.open(dir);
   try {
-    const indexed = new Set(store.list().map((e) => e.proof_id));
+    const indexed = new Set((await store.list()).entries.map((e) => e.proof_id));
     const missing = files.map((f) => f.name.slice(0, 64)).filter((id) => !indexed.has(id));
     assert.deepEqual(missing, [], "records on disk missing from the index");
     assert.equal(store.consistency.indexed, 0, "nothing was left for the catch-up to do");
   } finally {
-    store.close();
+    await store.close();
   }
 });
 
 Deno.test("a run killed between rename and index insert, or mid-write, is caught up on open", async () => {
   const dir = await Deno.makeTempDir();
   const [a, b] = await manyRecords(2);
-  const store = await ProofStore.open(dir);
+  const store = await DirectoryStore.open(dir);
   try {
     await store.put(a);
   } finally {
-    store.close();
+    await store.close();
   }
   // Killed after the rename: the file is there, the index row is not.
   await Deno.writeTextFile(`${dir}/${b.identity.proof_id}.json`, prettyJson(b as never));

@@ -40,7 +40,7 @@ export async function runLocal(
   try {
     return await invoke(runScenarioOp, input, host, options);
   } finally {
-    host.close();
+    await host.close();
   }
 }
 
@@ -92,6 +92,6 @@ export async function runScenarioForTest(req: TestRunRequest, deps: TestRunDeps)
     );
     return { ...view, output: output! };
   } finally {
-    host.close();
+    await host.close();
   }
 }

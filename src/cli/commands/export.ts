@@ -236,6 +236,12 @@ function exportCommand(host: CliHost): AnyCommand {
     )
     .option("--license <license>", "root license: an SPDX id, a licence URL, or text")
     .option(
+      "--publisher <who>",
+      "who publishes the crate: a URL (ROR, ORCID, web site) or a name; also EMPIRIC_PUBLISHER",
+    )
+    .option("--publisher-name <name>", "the publisher's name, when --publisher is a URL")
+    .option("--contact <email>", "the publisher's contact e-mail; also EMPIRIC_CONTACT")
+    .option(
       "--root-metadata <file>",
       "JSON object merged into the Root Dataset (e.g. creator, publisher, keywords); nested " +
         "entities are flattened into the crate's graph",
@@ -249,6 +255,25 @@ function exportCommand(host: CliHost): AnyCommand {
       }
       // An SPDX id, a licence URL or text: the library writes it as a named licence entity.
       if (opts.license) extra.license = opts.license;
+      const publisher = opts.publisher ?? host.env("EMPIRIC_PUBLISHER");
+      const contact = opts.contact ?? host.env("EMPIRIC_CONTACT");
+      if (contact !== undefined && !/^[^\s@]+@[^\s@]+$/.test(contact)) {
+        throw new UsageError(`--contact must be an e-mail address, got ${JSON.stringify(contact)}`);
+      }
+      if (publisher) extra.publisher = publisherEntity(publisher, opts.publisherName, contact);
+      const missing = extra.publisher === undefined
+        ? ["a publisher (--publisher)", "a contact (--contact)"]
+        : publisher === undefined
+        ? []
+        : [
+          ...(/^https?:\/\//i.test(publisher) ? [] : ["a URL for the publisher (--publisher URL)"]),
+          ...(contact ? [] : ["a contact (--contact)"]),
+        ];
+      if (missing.length > 0) {
+        host.stderr(
+          `empiric: note: RO-Crate 1.2 recommends what this crate lacks: ${missing.join(", ")}\n`,
+        );
+      }
       const dir = await writeRoCrate(await readInput(host, path), opts.out, {
         overwrite: opts.overwrite === true,
         proofFilename: opts.proofFilename,
@@ -286,6 +311,32 @@ function exportCommand(host: CliHost): AnyCommand {
       await emit(host, prettyJson(ev), opts.out);
     });
   return cmd;
+}
+
+/**
+ * The Root Dataset's `publisher` from `--publisher`, `--publisher-name` and `--contact`: a URL
+ * becomes an entity of that id and URL (an ORCID a Person, anything else an Organization), a
+ * name a local Organization; a contact becomes its ContactPoint.
+ */
+function publisherEntity(who: string, name?: string, contact?: string): Record<string, unknown> {
+  const entity: Record<string, unknown> = /^https?:\/\/\S+$/i.test(who)
+    ? {
+      "@id": who,
+      "@type": /^https?:\/\/orcid\.org\//i.test(who) ? "Person" : "Organization",
+      name: name ?? who.replace(/^https?:\/\//i, ""),
+      url: who,
+    }
+    : { "@id": "#publisher", "@type": "Organization", name: name ?? who };
+  if (contact) {
+    entity.contactPoint = {
+      "@type": "ContactPoint",
+      name: `Contact: ${contact}`,
+      contactType: "general",
+      email: contact,
+      identifier: contact,
+    };
+  }
+  return entity;
 }
 
 /** The `import` command group. */

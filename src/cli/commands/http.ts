@@ -10,6 +10,7 @@ import { AUTH_MODES, type AuthMode } from "../../http/auth.ts";
 import { DEFAULT_BODY_TIMEOUT_MS, DEFAULT_MAX_BODY_BYTES } from "../../http/input.ts";
 import { cliKey } from "../context.ts";
 import type { AnyCommand, CliHost } from "../host.ts";
+import { STORE_HELP } from "../options.ts";
 
 /** Default port of `empiric http serve`. */
 export const DEFAULT_HTTP_PORT = 8787;
@@ -21,7 +22,8 @@ function wholeNumber(name: string, text: string, min: number, max: number): numb
   return Number(text);
 }
 
-async function readToken(
+/** The bearer token: `--token`, `--token-file`, then `EMPIRIC_HTTP_TOKEN`. */
+export async function readToken(
   host: CliHost,
   opts: { token?: string; tokenFile?: string },
 ): Promise<string | undefined> {
@@ -45,8 +47,8 @@ export function httpCommand(host: CliHost): AnyCommand {
   http.command("serve")
     .description(
       "Serve the HTTP API (docs/http.md): POST /verify, GET /scenarios[/{name}],\n" +
-        "POST /canonicalize, GET /proofs[/{proof_id}], POST /runs, GET /health,\n" +
-        "GET /version, GET /openapi.json, GET /docs.\n" +
+        "POST /canonicalize, GET /proofs[/{proof_id}], POST /proofs, POST /runs,\n" +
+        "GET /health, GET /version, GET /openapi.json, GET /docs.\n" +
         "Prints 'listening on http://HOST:PORT' on stderr when ready, then one\n" +
         "JSON log line per request. SIGINT/SIGTERM: in-flight requests finish.",
     )
@@ -60,21 +62,22 @@ export function httpCommand(host: CliHost): AnyCommand {
     .addOption(
       new Option(
         "--token <token>",
-        "bearer token for POST /runs (and everything with --auth all); also EMPIRIC_HTTP_TOKEN. Required off loopback",
+        "bearer token for POST /runs and POST /proofs (and everything with --auth all); also EMPIRIC_HTTP_TOKEN. Required off loopback",
       ).conflicts("tokenFile"),
     )
     .option("--token-file <path>", "read the bearer token from a file")
     .addOption(
-      new Option("--auth <scope>", "what needs the token: writes (POST /runs) or all").choices(
-        AUTH_MODES,
-      ).default("writes" as AuthMode),
+      new Option("--auth <scope>", "what needs the token: writes (POST /runs, POST /proofs) or all")
+        .choices(
+          AUTH_MODES,
+        ).default("writes" as AuthMode),
     )
-    .option("--read-only", "refuse POST /runs (403)")
+    .option("--read-only", "refuse POST /runs and POST /proofs (403)")
     .option(
       "--allow-cmd-substrates",
       "let clients name cmd: substrates in POST /runs (runs their command line on this machine)",
     )
-    .option("--store <dir>", "proof store directory (default: EMPIRIC_STORE, else ./proofs)")
+    .option("--store <dir|url>", STORE_HELP)
     .option("--scenario-dir <dir>", "directory of scenario files", "scenarios")
     .option("--max-body-bytes <n>", "largest request body accepted", String(DEFAULT_MAX_BODY_BYTES))
     .option(

@@ -9,12 +9,14 @@
 import { Command, Option } from "@commander-js/extra-typings";
 import { resolve } from "node:path";
 import { DEFAULT_DEMO_KEY } from "../../ops/keys.ts";
+import { isDatabaseLocation, shownStoreLocation } from "../../ops/store_location.ts";
 import { UsageError } from "../../errors/errors.ts";
 import { createMcpContext } from "../../mcp/context.ts";
 import { empiricServerFactory } from "../../mcp/server.ts";
 import { serveMcpHttp, serveMcpStdio } from "../../mcp/serve.ts";
 import { cliKey } from "../context.ts";
 import type { AnyCommand, CliHost } from "../host.ts";
+import { STORE_HELP } from "../options.ts";
 
 /** Default port of the HTTP transports. */
 export const DEFAULT_MCP_PORT = 8765;
@@ -74,7 +76,7 @@ export function mcpCommand(host: CliHost): AnyCommand {
       ).conflicts("keyFile"),
     )
     .option("--key-file <path>", "read the key from a file")
-    .option("--store <dir>", "proof store directory (default: EMPIRIC_STORE, else ./proofs)")
+    .option("--store <dir|url>", STORE_HELP)
     .option("--scenario-dir <dir>", "directory of scenario files", "scenarios")
     .option(
       "--allow-cmd-substrates",
@@ -89,7 +91,8 @@ export function mcpCommand(host: CliHost): AnyCommand {
         : host.env("EMPIRIC_STORE")
         ? "EMPIRIC_STORE"
         : "default ./proofs";
-      const storeDir = resolve(opts.store ?? (host.env("EMPIRIC_STORE") || "proofs"));
+      const storeLocation = opts.store ?? (host.env("EMPIRIC_STORE") || "proofs");
+      const storeDir = isDatabaseLocation(storeLocation) ? storeLocation : resolve(storeLocation);
       const scenarioDir = resolve(opts.scenarioDir);
       const env = await (await import("../../ops/deno_env.ts")).denoOpsEnvironment();
       const http = opts.transport !== "stdio";
@@ -111,7 +114,7 @@ export function mcpCommand(host: CliHost): AnyCommand {
           `empiric mcp: warning: no key given (--key, --key-file or EMPIRIC_SIGN_KEY); verifying and signing with the public demo key (${DEFAULT_DEMO_KEY}): anyone can forge such records`,
         );
       }
-      log(`empiric mcp: proof store: ${storeDir} (${storeFrom})`);
+      log(`empiric mcp: proof store: ${shownStoreLocation(storeDir)} (${storeFrom})`);
       if (storeFrom === "default ./proofs") {
         log(
           "empiric mcp: set EMPIRIC_STORE to an absolute path: agents may start this server in any directory",
@@ -153,7 +156,7 @@ export function mcpCommand(host: CliHost): AnyCommand {
         await finished;
       } finally {
         stopOnSignal?.();
-        ctx.close();
+        await ctx.close();
       }
     });
   return cmd;

@@ -14,9 +14,12 @@ import {
   getScenarioClaimOp,
   invoke,
   listScenariosOp,
+  type OpHost,
   type OpsEnvironment,
   readProofIndexOp,
   reindexStoreOp,
+  type ReportFormat,
+  reportRecordOp,
   type RunOutput,
   runScenarioOp,
   type ScenarioClaim,
@@ -30,6 +33,11 @@ import { progressReporter } from "../progress.ts";
 import type { AnyCommand, CliHost } from "../host.ts";
 import { keyFileOption, keyOption, scenarioDirOption, storeDir, storeOption } from "../options.ts";
 import { httpUrl } from "./export.ts";
+import { formatOfPath } from "./report.ts";
+import { writeFileAtomic } from "../../fs/atomic.ts";
+import { appendText } from "../../fs/append.ts";
+import { prettyJson } from "../../json/pretty.ts";
+import type { JsonValue } from "../../json/value.ts";
 
 /** `--registration` with its keys or policy, read before anything runs. */
 async function registrationOption(
@@ -96,7 +104,11 @@ export function runCommand(
     .addOption(keyFileOption())
     .addOption(storeOption())
     .option("--no-store", "do not write to the proof store")
-    .option("--out <file>", "also write the record to this file")
+    .option(
+      "--out <file>",
+      "also write the record to this file (- for standard output); checked before the run",
+    )
+    .option("--force", "let --out replace an existing file")
     .option("--after <proof_id...>", "earlier proofs this run follows (lineage_chain)")
     .option("--substrate-name <name>", "name recorded for the substrate")
     .option(
@@ -139,8 +151,46 @@ export function runCommand(
       collect,
     )
     .option("--registration-policy <file>", "trust policy for the registration's signatures")
+    .option(
+      "--report <file>",
+      "also write the record's report here: .html (a self-contained page), .md (Markdown) or " +
+        ".xml (JUnit); repeatable",
+      collect,
+    )
+    .option(
+      "--summary",
+      "append the Markdown report to $GITHUB_STEP_SUMMARY when it is set, else print it on " +
+        "standard output",
+    )
+    .option("--summary-file <file>", "append the Markdown report to this file")
     .action(async (scenario, opts) => {
       if (opts.lineageUrl) httpUrl(opts.lineageUrl, "--lineage-url");
+      const reports = (opts.report ?? []).map((path) => {
+        const format = formatOfPath(path);
+        if (!format) {
+          throw new UsageError(
+            `--report ${path}: name the file .html, .md or .xml (JUnit) so that its format is known`,
+          );
+        }
+        return { path, format };
+      });
+      const stepSummary = host.env("GITHUB_STEP_SUMMARY") || undefined;
+      // `--out -`: the record is standard output, and what people read goes to standard error.
+      const recordToStdout = opts.out === "-";
+      if (recordToStdout && opts.json) {
+        throw new UsageError("--out - and --json both write to standard output; choose one");
+      }
+      if (recordToStdout && opts.summary && !stepSummary) {
+        throw new UsageError(
+          "--out - writes the record to standard output, where --summary would print too; give --summary-file",
+        );
+      }
+      const say = recordToStdout ? (t: string) => host.stderr(t) : (t: string) => host.stdout(t);
+      if (opts.summary && !stepSummary && opts.json) {
+        throw new UsageError(
+          "--summary prints Markdown on standard output when GITHUB_STEP_SUMMARY is not set, which --json uses; give --summary-file",
+        );
+      }
       if (opts.eventsUrl) await checkEventsUrlAsync(opts.eventsUrl, "--events-url");
       const e = await env();
       const registration = await registrationOption(host, opts);
@@ -184,7 +234,8 @@ export function runCommand(
           {
             onProgress: opts.quiet ? undefined : progress.onProgress,
             signal: ctl.signal,
-            out: opts.out,
+            out: recordToStdout ? undefined : opts.out,
+            force: opts.force === true,
             lineage: opts.lineageUrl
               ? {
                 url: opts.lineageUrl,
@@ -223,17 +274,20 @@ export function runCommand(
             }) + "\n",
           );
         } else {
-          host.stdout(`${r.outcome}  ${r.scenario} on ${r.substrate}\n  ${r.reasoning}\n`);
-          if (r.path) host.stdout(`  record:   ${r.path}\n`);
-          if (opts.out) host.stdout(`  written:  ${opts.out}\n`);
-          host.stdout(`  proof_id: ${r.proof_id}\n`);
+          say(`${r.outcome}  ${r.scenario} on ${r.substrate}\n  ${r.reasoning}\n`);
+          if (r.path) say(`  record:   ${r.path}\n`);
+          if (opts.out && !recordToStdout) say(`  written:  ${opts.out}\n`);
+          say(`  proof_id: ${r.proof_id}\n`);
           if (reg) {
-            host.stdout(
+            say(
               `  registered: ${reg.registered_at}, ${
                 registrationAge(reg.registered_at, createdAt)
               } before the run (registration ${reg.digest})\n`,
             );
           }
+        }
+        if (recordToStdout && output) {
+          host.stdout(prettyJson(output.record as unknown as JsonValue));
         }
         if (!opts.json) {
           for (const w of output?.warnings ?? []) host.stderr(`empiric: warning: ${w}\n`);
@@ -250,6 +304,13 @@ export function runCommand(
           if (r.failures.length > 10) host.stderr(`  … and ${r.failures.length - 10} more\n`);
         }
         for (const w of warnings) host.stderr(`empiric: warning: ${w}\n`);
+        const summaries = [
+          ...(opts.summary ? [stepSummary ?? "-"] : []),
+          ...(opts.summaryFile ? [opts.summaryFile] : []),
+        ];
+        if (output && (reports.length > 0 || summaries.length > 0)) {
+          await writeRunReports(host, ops, output, reports, summaries, opts.failOn);
+        }
         const failOn = opts.failOn;
         const bad = failOn === "refuted"
           ? r.outcome === "REFUTED"
@@ -258,13 +319,52 @@ export function runCommand(
           : failOn === "not-validated"
           ? r.outcome !== "VALIDATED"
           : false;
-        setExit(bad ? EXIT.verdict : EXIT.ok);
+        // A substrate that failed every item is down, whatever the verdict: never a green step.
+        const dead = r.measured > 0 && r.failures.length === r.measured;
+        if (dead) {
+          const kinds = [...new Set(r.failures.map((f) => f.kind))].join(", ");
+          host.stderr(
+            `empiric: substrate_unavailable: every one of the ${r.measured} items failed (${kinds}): ` +
+              `${r.substrate} did not answer; the ${r.outcome} record is kept as evidence\n`,
+          );
+        }
+        setExit(dead ? EXIT.unavailable : bad ? EXIT.verdict : EXIT.ok);
       } finally {
         progress.finish();
         stopOnSignal?.();
-        ops.close();
+        await ops.close();
       }
     });
+}
+
+/** Write a run's reports and append its Markdown summary where asked (`-`: standard output). */
+async function writeRunReports(
+  host: CliHost,
+  ops: OpHost,
+  output: RunOutput,
+  reports: { path: string; format: ReportFormat }[],
+  summaries: string[],
+  failOn: typeof FAIL_ON[number] | undefined,
+): Promise<void> {
+  const recordJson = prettyJson(output.record as unknown as JsonValue);
+  const make = async (format: ReportFormat) =>
+    (await invoke(reportRecordOp, {
+      record_json: recordJson,
+      observations: output.observations,
+      format,
+      junit_fail_on: failOn ?? "not-validated",
+    }, ops)).text;
+  for (const r of reports) {
+    await writeFileAtomic(r.path, await make(r.format));
+    host.stderr(`empiric: report written to ${r.path}\n`);
+  }
+  if (summaries.length > 0) {
+    const md = await make("md");
+    for (const s of summaries) {
+      if (s === "-") host.stdout("\n" + md);
+      else await appendText(s, md + "\n");
+    }
+  }
 }
 
 /** The `scenarios` command group. */
@@ -361,8 +461,11 @@ export function proofsCommand(host: CliHost, env: () => Promise<OpsEnvironment>)
     .option("--scenario <name>", "only this scenario")
     .option("--substrate <spec>", "only this substrate")
     .option("--outcome <outcome>", "only VALIDATED, REFUTED or INCONCLUSIVE")
+    .option("--created-after <time>", "only proofs created at or after this RFC 3339 time")
+    .option("--created-before <time>", "only proofs created before this RFC 3339 time")
     .option("--limit <n>", "at most this many (1-1000)", "50")
-    .option("--offset <n>", "skip this many", "0")
+    .option("--cursor <cursor>", "continue after the page that printed this next cursor")
+    .option("--offset <n>", "skip this many (slower than --cursor on deep pages)", "0")
     .option("--json", "print JSON (the read_proof_index result)")
     .action(async (opts) => {
       const limit = Number(opts.limit), offset = Number(opts.offset);
@@ -377,12 +480,15 @@ export function proofsCommand(host: CliHost, env: () => Promise<OpsEnvironment>)
             scenario: opts.scenario,
             substrate: opts.substrate,
             outcome: opts.outcome?.toUpperCase(),
+            created_after: opts.createdAfter,
+            created_before: opts.createdBefore,
             limit,
+            cursor: opts.cursor,
             offset,
           },
           ops,
           {
-            describe: (m) => (m === undefined ? "the options" : `--${m}`),
+            describe: (m) => m === undefined ? "the options" : `--${m.replaceAll("_", "-")}`,
             warn: (m) => host.stderr(`empiric: warning: ${m}\n`),
           },
         );
@@ -397,9 +503,14 @@ export function proofsCommand(host: CliHost, env: () => Promise<OpsEnvironment>)
             }…  ${e.scenario} on ${e.substrate}  ${e.metric}=${e.observed_value}\n`,
           );
         }
-        host.stdout(`${page.entries.length} of ${page.total} proofs in ${page.store}\n`);
+        host.stdout(
+          page.total === null
+            ? `${page.entries.length} more proofs in ${page.store}\n`
+            : `${page.entries.length} of ${page.total} proofs in ${page.store}\n`,
+        );
+        if (page.next_cursor) host.stdout(`next page: --cursor ${page.next_cursor}\n`);
       } finally {
-        ops.close();
+        await ops.close();
       }
     });
   cmd.command("show")
@@ -411,11 +522,11 @@ export function proofsCommand(host: CliHost, env: () => Promise<OpsEnvironment>)
       try {
         host.stdout((await invoke(getProofOp, { proof_id: proofId }, ops)).record_json);
       } finally {
-        ops.close();
+        await ops.close();
       }
     });
   cmd.command("reindex")
-    .description("Rebuild the store's index from the record files")
+    .description("Rebuild the store's index from the stored records")
     .addOption(storeOption())
     .option("--json", "print JSON (the reindex_store result)")
     .action(async (opts) => {
@@ -426,7 +537,7 @@ export function proofsCommand(host: CliHost, env: () => Promise<OpsEnvironment>)
           opts.json ? JSON.stringify(r) + "\n" : `indexed ${r.indexed} records in ${r.store}\n`,
         );
       } finally {
-        ops.close();
+        await ops.close();
       }
     });
   return cmd;
