@@ -148,7 +148,11 @@ async function fromParts(
     }
     out.observations = {
       items: parseObservations(new TextDecoder().decode(observations), shown),
-      source: { kind: "file", path: shown, sha256: await sha256OfBytes(observations as Uint8Array<ArrayBuffer>) },
+      source: {
+        kind: "file",
+        path: shown,
+        sha256: await sha256OfBytes(observations as Uint8Array<ArrayBuffer>),
+      },
     };
   }
   if (scenario) {

@@ -110,6 +110,25 @@ export async function runTraced(
     ),
   ];
   const commit = input.substrate_commit ?? await substrateCommitOf(ctx.env, substrateSpec);
+  if (input.baseline_substrate !== undefined && input.baseline !== undefined) {
+    throw new UsageError(
+      "give one baseline: --baseline-substrate (measured in this run) or --baseline (a stored proof), not both",
+    );
+  }
+  const baselineSpec = input.baseline_substrate === undefined
+    ? undefined
+    : ctx.substrate(input.baseline_substrate);
+  const baselineCommit = baselineSpec
+    ? input.baseline_substrate_commit ?? await substrateCommitOf(ctx.env, baselineSpec)
+    : undefined;
+  const storedBaseline = input.baseline === undefined
+    ? undefined
+    : await (await import("./baseline_proof.ts")).loadBaselineProof(
+      input.baseline,
+      resolved.scenario,
+      ctx,
+      store,
+    );
 
   const { OpenLineageRunEmitter } = ctx.lineage
     ? await import("../export/openlineage.ts")
@@ -128,6 +147,9 @@ export async function runTraced(
   let output: RunOutput;
   try {
     const substrate = openSubstrate(spec);
+    const baselineSubstrate = input.baseline_substrate === undefined
+      ? undefined
+      : openSubstrate(input.baseline_substrate);
     try {
       output = await runScenario({
         resolved,
@@ -151,9 +173,18 @@ export async function runTraced(
         checkRegistration: registration
           ? (facts) => checkRegistration(registration.envelope, facts, registration.trust)
           : undefined,
+        baseline: baselineSubstrate
+          ? {
+            kind: "substrate",
+            spec: input.baseline_substrate!,
+            substrate: baselineSubstrate,
+            name: input.baseline_substrate_name ?? baselineSubstrate.defaultName,
+            commit: baselineCommit ?? "unknown",
+          }
+          : storedBaseline,
       });
     } finally {
-      await substrate.close();
+      await Promise.all([substrate.close(), baselineSubstrate?.close()]);
     }
   } catch (e) {
     await lineage?.fail(e);
@@ -197,5 +228,16 @@ export async function runTraced(
     path: path === null ? null : ctx.shownPath(path, store!.location),
     measured: output.analysis.measured,
     failures: output.analysis.failures,
+    ...(output.analysis.baseline
+      ? {
+        baseline: {
+          substrate: input.baseline_substrate ?? null,
+          proof_id: storedBaseline?.proofId ?? null,
+          paired: output.analysis.baseline.paired,
+          measured: output.analysis.baseline.measured,
+          failures: output.analysis.baseline.failures,
+        },
+      }
+      : {}),
   };
 }

@@ -752,14 +752,18 @@ export function failedAnalysis(
 ): Analysis {
   const reason = `the analysis failed: ${(error as Error)?.message ?? String(error)}`;
   const pillars = scenario.analysis.pillars.map((spec, k) =>
-    fallbackPillar({
-      spec,
-      statistic: pillarStatistic(spec),
-      deciding: spec.name === scenario.claim.threshold.metric,
-      failed: observations.filter((o) => !o.ok).length,
-      policy: "n/a",
-      seed: pillarSeed(scenario.analysis.seed, k),
-    }, reason)
+    fallbackPillar(
+      {
+        spec,
+        statistic: pillarStatistic(spec),
+        deciding: spec.name === scenario.claim.threshold.metric,
+        failed: observations.filter((o) => !o.ok).length,
+        policy: "n/a",
+        seed: pillarSeed(scenario.analysis.seed, k),
+      },
+      reason,
+      scenario.analysis.comparison?.kind,
+    )
   );
   return {
     pillars,

@@ -25,12 +25,21 @@ import {
   thresholdOf,
 } from "./analyze.ts";
 import {
-  executeProbe,
+  executeArms,
   type HarnessCalibration,
   type MonotonicClock,
   type RunProgress,
 } from "./execute.ts";
 import { buildObservations, type Observation } from "./observation.ts";
+import { candidateFirst } from "./interleave.ts";
+import {
+  baselineDataset,
+  baselineObservationsBytes,
+  type BaselineSource,
+  baselineSourceText,
+  pairedWith,
+} from "./baseline.ts";
+import { ScenarioError, UsageError } from "../errors/errors.ts";
 import { decidabilityWarnings } from "./plan.ts";
 import { buildProvenance } from "./provenance.ts";
 import type { JsonObject } from "../json/value.ts";
@@ -72,6 +81,11 @@ export interface RunInputs {
    * lineage and the provenance graph.
    */
   checkRegistration?: (facts: RunFacts) => Promise<RegistrationRef>;
+  /**
+   * Comparative claims: the baseline, either a second substrate measured in the same run,
+   * interleaved item by item, or a stored proof's observations (verified by the caller).
+   */
+  baseline?: BaselineSource;
 }
 
 /** The result of a run: the signed record and what the record does not carry. */
@@ -88,6 +102,11 @@ export interface RunOutput {
   harness?: HarnessCalibration;
   /** Why the plan cannot decide as hoped (min_n below the smallest decidable n, ...). */
   warnings: string[];
+  /**
+   * Comparative claims: the baseline's observations (measured in this run, or the stored
+   * proof's), the exact bytes of its observations file, and whether the sides were paired.
+   */
+  baseline?: { observations: Observation[]; bytes: Uint8Array<ArrayBuffer>; paired: boolean };
 }
 
 /** RFC 3339 UTC with `Z` (milliseconds unless whole seconds). */
@@ -104,6 +123,25 @@ export async function runScenario(inputs: RunInputs): Promise<RunOutput> {
   const scenario = resolved.scenario;
   const deterministic = inputs.sourceDateEpoch !== undefined;
   const clock = deterministic ? () => inputs.sourceDateEpoch! * 1000 : inputs.now;
+
+  const comparison = scenario.analysis.comparison;
+  if (comparison && !inputs.baseline) {
+    throw new UsageError(
+      `scenario ${scenario.name} makes a comparative claim (analysis.comparison: ${comparison.kind}): name the baseline with --baseline-substrate SUBSTRATE (measured in the same run) or --baseline PROOF (a stored proof)`,
+    );
+  }
+  if (!comparison && inputs.baseline) {
+    throw new UsageError(
+      `scenario ${scenario.name} declares no analysis.comparison, so it takes no baseline; add analysis.comparison: {kind: ratio} (or difference) to compare`,
+    );
+  }
+  const baselineSource = inputs.baseline;
+  if (baselineSource?.kind === "substrate" && scenario.probe.arrival_rate !== undefined) {
+    throw new ScenarioError(
+      "scenario_invalid",
+      `scenario ${scenario.name} is open-loop (probe.arrival_rate): one substrate is measured at a time, so it cannot interleave a baseline substrate; compare against a stored baseline with --baseline PROOF`,
+    );
+  }
 
   // Pre-registration, fixed before the first substrate call.
   const datasets = await loadDatasets(scenario, resolved.origin.path, resolved.files);
@@ -135,27 +173,50 @@ export async function runScenario(inputs: RunInputs): Promise<RunOutput> {
     Math.max(0, corpus.length - scenario.probe.warmup_items),
   );
 
+  // A comparison's run id also depends on its baseline (none for a plain run: ids unchanged).
+  const baselineKey = baselineSource ? `\n${baselineSourceText(baselineSource)}` : "";
   const startedAtMs = clock();
   const created = rfc3339(startedAtMs);
   const runId = (await sha256Hex(
     new TextEncoder().encode(
-      `${cfgHash}\n${dHash}\n${inputs.substrateSpec}\n${created}\n${inputs.monotonic()}`,
+      `${cfgHash}\n${dHash}\n${inputs.substrateSpec}${baselineKey}\n${created}\n${inputs.monotonic()}`,
     ),
   ))
     .slice(0, 32);
   const runIdFinal = deterministic
     ? (await sha256Hex(
-      new TextEncoder().encode(`${cfgHash}\n${dHash}\n${inputs.substrateSpec}\n${created}`),
+      new TextEncoder().encode(
+        `${cfgHash}\n${dHash}\n${inputs.substrateSpec}${baselineKey}\n${created}`,
+      ),
     )).slice(0, 32)
     : runId;
 
-  const executed = await executeProbe(scenario, corpus, substrate, {
-    monotonic: inputs.monotonic,
-    onProgress: inputs.onProgress,
-    signal: inputs.signal,
-  });
   const measuredItems = corpus.slice(Math.min(scenario.probe.warmup_items, corpus.length));
-  const observations = buildObservations(scenario, measuredItems, executed.outcomes);
+  const interleaved = baselineSource?.kind === "substrate";
+  const first = interleaved ? candidateFirst(scenario.analysis.seed, measuredItems.length) : [];
+  const executed = await executeArms(
+    scenario,
+    corpus,
+    interleaved ? [substrate, baselineSource.substrate] : [substrate],
+    {
+      monotonic: inputs.monotonic,
+      onProgress: inputs.onProgress,
+      signal: inputs.signal,
+      ...(interleaved ? { order: (i: number) => (first[i] ? [0, 1] : [1, 0]) } : {}),
+    },
+  );
+  const observations = buildObservations(scenario, measuredItems, executed.outcomes[0]);
+  let baseline: RunOutput["baseline"];
+  if (baselineSource?.kind === "substrate") {
+    const obs = buildObservations(scenario, measuredItems, executed.outcomes[1]);
+    baseline = { observations: obs, bytes: baselineObservationsBytes(obs), paired: true };
+  } else if (baselineSource?.kind === "proof") {
+    baseline = {
+      observations: baselineSource.observations,
+      bytes: baselineSource.bytes,
+      paired: pairedWith(datasets, observations, baselineSource),
+    };
+  }
   const endedAt = rfc3339(clock());
   inputs.onProgress?.({
     phase: "analyze",
@@ -173,17 +234,33 @@ export async function runScenario(inputs: RunInputs): Promise<RunOutput> {
       observations,
       (done, total) =>
         inputs.onProgress?.({ phase: "analyze", done, total, failures: 0, elapsed_ms: 0 }),
+      baseline ? { observations: baseline.observations, paired: baseline.paired } : undefined,
     );
   } catch (e) {
     analysis = failedAnalysis(scenario, observations, e);
   }
+  const baselineRef = baseline && baselineSource
+    ? await baselineDataset(
+      baseline.bytes,
+      baseline.observations.length,
+      baselineSourceText(baselineSource),
+    )
+    : undefined;
 
   const substrateName = inputs.substrateName ?? substrate.defaultName;
   const substrateCommit = inputs.substrateCommit ?? "unknown";
   const lineage = [
     ...new Map(
-      [...(inputs.lineage ?? []), ...(registration ? [{ proof_id: registration.digest }] : [])]
-        .map((l) => [l.proof_id, l]),
+      [
+        ...(inputs.lineage ?? []),
+        ...(baselineSource?.kind === "proof"
+          ? [{
+            proof_id: baselineSource.proofId,
+            ...(baselineSource.entity ? { entity: baselineSource.entity } : {}),
+          }]
+          : []),
+        ...(registration ? [{ proof_id: registration.digest }] : []),
+      ].map((l) => [l.proof_id, l]),
     ).values(),
   ];
   const environment: Record<string, string> = { empiric: inputs.runtime.empiricVersion };
@@ -210,13 +287,16 @@ export async function runScenario(inputs: RunInputs): Promise<RunOutput> {
     data: {
       substrate_name: substrateName,
       substrate_git_commit: substrateCommit,
-      datasets: datasets.map((d) => ({
-        name: d.spec.name,
-        content_hash: d.content_hash,
-        n_records: BigInt(d.items.length),
-        source: d.source,
-        kind: d.spec.kind,
-      })),
+      datasets: [
+        ...datasets.map((d) => ({
+          name: d.spec.name,
+          content_hash: d.content_hash,
+          n_records: BigInt(d.items.length),
+          source: d.source,
+          kind: d.spec.kind,
+        })),
+        ...(baselineRef ? [baselineRef] : []),
+      ],
     },
     evidence: analysis.pillars.map((p) => p.evidence),
     verdict: {
@@ -226,7 +306,12 @@ export async function runScenario(inputs: RunInputs): Promise<RunOutput> {
       reasoning: analysis.reasoning,
     },
     reproduction: {
-      command: `empiric run ${scenario.name} --substrate ${inputs.substrateSpec}`,
+      command: `empiric run ${scenario.name} --substrate ${inputs.substrateSpec}` +
+        (baselineSource?.kind === "substrate"
+          ? ` --baseline-substrate ${baselineSource.spec}`
+          : baselineSource?.kind === "proof"
+          ? ` --baseline ${baselineSource.proofId}`
+          : ""),
       environment,
       lineage_chain: lineage.map((l) => l.proof_id),
     },
@@ -248,6 +333,15 @@ export async function runScenario(inputs: RunInputs): Promise<RunOutput> {
       scenario,
       analysis,
       harness: executed.harness,
+      ...(baselineSource && baselineRef
+        ? {
+          baseline: {
+            source: baselineSource,
+            dataset: baselineRef,
+            paired: baseline!.paired,
+          },
+        }
+        : {}),
     }),
   };
   const record = await signRecord(unsigned, inputs.key);
@@ -267,5 +361,6 @@ export async function runScenario(inputs: RunInputs): Promise<RunOutput> {
     observations,
     ...(executed.harness ? { harness: executed.harness } : {}),
     warnings,
+    ...(baseline ? { baseline } : {}),
   };
 }

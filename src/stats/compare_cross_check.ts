@@ -178,7 +178,9 @@ export function crossCheckComparison(
         return { agrees: estimateAgrees, text: `${text}. Bounds: n/a` };
       }
       ({ low, high } = combineBounds(result.kind, rc, rb));
-      route = `each side at one-sided ${beta / 2}: candidate ${rc.text}; baseline ${rb.text}`;
+      route = `each side at one-sided ${
+        Number((beta / 2).toPrecision(12))
+      }: candidate ${rc.text}; baseline ${rb.text}`;
       tol = result.method === "order_statistic" ? 0 : result.method === "t" ? 1e-6 : 1e-9;
     }
   }
