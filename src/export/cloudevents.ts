@@ -28,6 +28,7 @@ import {
   reproductionParts,
   requireText,
 } from "./common.ts";
+import { baselineSourceOf } from "../record/command.ts";
 
 /** The CloudEvents `type` of a proof event (reverse-DNS, versioned). */
 export const PROOF_EVENT_TYPE = "dev.empiric.proof.v1";
@@ -103,7 +104,7 @@ export type ProofEvent = CloudEvent<Uint8Array>;
 export async function wrap(proof: ProofInput, options: WrapOptions): Promise<ProofEvent> {
   const source = requireText(options?.source, "source");
   const { record } = await loadProof(proof);
-  const parts = reproductionParts(record.reproduction.command);
+  const parts = reproductionParts(record.reproduction.command, baselineSourceOf(record));
   const ext: Record<string, string | boolean | number> = {
     [PROOF_EVENT_EXTENSIONS.outcome]: record.verdict.outcome,
     [PROOF_EVENT_EXTENSIONS.metric]: record.claim.threshold.metric,

@@ -10,6 +10,7 @@ import { parseJson } from "../json/parse.ts";
 import { prettyJson } from "../json/pretty.ts";
 import { type JsonObject, type JsonValue, mapJson, PyInt } from "../json/value.ts";
 import { computeProofId } from "../record/sign.ts";
+import { baselineSourceOf, splitRunCommand } from "../record/command.ts";
 import type { ProofRecord } from "../record/types.ts";
 import { validateRecordSchema } from "../schema/validate.ts";
 
@@ -120,15 +121,17 @@ export interface ReproductionParts {
  * assert.equal(p.substrate, "builtin:echo");
  * ```
  */
-export function reproductionParts(command: string): ReproductionParts {
+export function reproductionParts(command: string, baselineSource?: string): ReproductionParts {
   const m = /^empiric run (.+?) --substrate (.+)$/s.exec(command);
   if (!m) return { scenario: null, substrate: null };
-  return { scenario: m[1], substrate: m[2] };
+  // A comparative record's baseline option is not part of its substrate.
+  const split = splitRunCommand(command, baselineSource);
+  return { scenario: m[1], substrate: split?.substrate ?? m[2] };
 }
 
 /** The scenario a record's run used (from its reproduction command), else the first pillar. */
 export function scenarioNameOf(record: ProofRecord): string {
-  return reproductionParts(record.reproduction.command).scenario ??
+  return reproductionParts(record.reproduction.command, baselineSourceOf(record)).scenario ??
     record.evidence[0]?.pillar ?? "unknown";
 }
 

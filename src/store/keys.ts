@@ -8,9 +8,8 @@ import { EmpiricError, UsageError } from "../errors/errors.ts";
 import { isJsonObject, type JsonValue } from "../json/value.ts";
 import { parseJson } from "../json/parse.ts";
 import { type LineageLink, resultEntityOf } from "../record/lineage.ts";
+import { runCommandOf } from "../record/command.ts";
 import type { IndexEntry, IndexFilter, ListPage } from "./types.ts";
-
-const COMMAND = /^empiric run (\S+) --substrate (.+)$/;
 
 /** A well-formed proof id (lowercase hex SHA-256). */
 export const PROOF_ID = /^[0-9a-f]{64}$/;
@@ -39,15 +38,15 @@ export function indexFieldsOf(record: JsonValue): IndexFields | undefined {
   if (!isJsonObject(record)) return undefined;
   const id = isJsonObject(record.identity) ? record.identity : {};
   const verdict = isJsonObject(record.verdict) ? record.verdict : {};
-  const repro = isJsonObject(record.reproduction) ? record.reproduction : {};
-  const m = typeof repro.command === "string" ? COMMAND.exec(repro.command) : null;
+  // A comparative record's baseline option is not part of its substrate.
+  const m = runCommandOf(record);
   if (typeof id.proof_id !== "string" || !PROOF_ID.test(id.proof_id) || !m) return undefined;
   const threshold = isJsonObject(verdict.threshold) ? verdict.threshold : {};
   const created = typeof id.created_at === "string" ? id.created_at : "";
   return {
     proof_id: id.proof_id,
-    scenario: m[1],
-    substrate: m[2],
+    scenario: m.scenario,
+    substrate: m.substrate,
     outcome: typeof verdict.outcome === "string" ? verdict.outcome : "",
     metric: typeof threshold.metric === "string" ? threshold.metric : "",
     observed_value: typeof verdict.observed_value === "number"

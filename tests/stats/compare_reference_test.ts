@@ -133,7 +133,7 @@ Deno.test({
       resamples: B,
       seed: 5,
     });
-    assert.equal(r.refused, undefined, r.refused);
+    assert.equal(r.refused, undefined, String(r.refused));
     const tl = 5 * Math.SQRT2 * r.mc_se!.low, th = 5 * Math.SQRT2 * r.mc_se!.high;
     const what = `${x.statistic} ${x.kind} ${x.paired ? "paired" : "unpaired"}`;
     assert.ok(Math.abs(r.low - ref[i][0]) < tl, `${what} low ${r.low} vs ${ref[i][0]} ±${tl}`);

@@ -376,6 +376,7 @@ async function writeRunReports(
     (await invoke(reportRecordOp, {
       record_json: recordJson,
       observations: output.observations,
+      ...(output.baseline ? { baseline_observations: output.baseline.observations } : {}),
       format,
       junit_fail_on: failOn ?? "not-validated",
     }, ops)).text;
