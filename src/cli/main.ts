@@ -97,6 +97,17 @@ export const COMMANDS: readonly CommandEntry[] = [
     },
   },
   {
+    name: "audit",
+    summary: "Recompute a proof's evidence and verdict from its observations",
+    load: async () => {
+      const m = await loadModule<typeof import("./commands/audit.ts")>(
+        "./commands/audit.ts",
+        import.meta.url,
+      );
+      return (d) => m.auditCommand(d.host, d.opsEnv, d.setExit);
+    },
+  },
+  {
     name: "proofs",
     summary: "Read the proof store's index",
     load: async () => {

@@ -15,11 +15,15 @@ export function keyOption(what = "HMAC key as text (UTF-8); also EMPIRIC_SIGN_KE
 }
 
 /** `--key-file <path>`: the HMAC key from a file (one trailing newline ignored). */
-export function keyFileOption() {
-  return new Option(
-    "--key-file <path>",
-    "read the HMAC key from a file (one trailing newline ignored)",
-  );
+export function keyFileOption(
+  what = "read the HMAC key from a file (one trailing newline ignored)",
+) {
+  return new Option("--key-file <path>", what);
+}
+
+/** `--port <n>`: a port from 0 (any free port) to 65535. */
+export function portOption(what: string, fallback: number) {
+  return new Option("--port <n>", what).argParser(parsePort).default(fallback);
 }
 
 /** Help text of `--store`. */
@@ -47,7 +51,7 @@ export function storeDir(host: CliHost, opt: string | boolean | undefined): stri
 export function parsePort(v: string): number {
   const n = Number(v);
   if (!/^\d+$/.test(v) || n > 65535) {
-    throw new UsageError(`--port takes a number from 0 to 65535, got ${JSON.stringify(v)}`);
+    throw new UsageError(`--port must be a whole number from 0 to 65535, got ${v}`);
   }
   return n;
 }
@@ -63,4 +67,9 @@ export function parseWhole(name: string, min: number, max: number) {
     }
     return n;
   };
+}
+
+/** Commander's accumulator for a repeatable option (`--public-key A --public-key B`). */
+export function collect(value: string, previous: string[] | undefined): string[] {
+  return [...(previous ?? []), value];
 }

@@ -23,6 +23,9 @@ export type ErrorCode =
   | "schema_invalid"
   | "proof_id_mismatch"
   | "signature_mismatch"
+  | "verdict_inconsistent"
+  // audits (empiric audit): the bundle and the recomputation
+  | "evidence_mismatch"
   // public-key attestations (docs/keys.md)
   | "untrusted_signer"
   | "signature_threshold"
@@ -105,6 +108,16 @@ export const ERROR_TABLE: Readonly<Record<ErrorCode, ErrorReporting>> = {
   schema_invalid: { exit: EXIT.failed, http: 422, title: "Record fails the schema" },
   proof_id_mismatch: { exit: EXIT.failed, http: 422, title: "proof_id does not match the body" },
   signature_mismatch: { exit: EXIT.failed, http: 422, title: "Signature does not verify" },
+  verdict_inconsistent: {
+    exit: EXIT.failed,
+    http: 422,
+    title: "Verdict does not follow from the evidence and the decision rule",
+  },
+  evidence_mismatch: {
+    exit: EXIT.failed,
+    http: 422,
+    title: "Evidence recomputed from the observations differs from the record",
+  },
   untrusted_signer: {
     exit: EXIT.failed,
     http: 422,

@@ -28,7 +28,6 @@ import {
   reproductionParts,
   requireText,
 } from "./common.ts";
-import { baselineSourceOf } from "../record/command.ts";
 
 /** The CloudEvents `type` of a proof event (reverse-DNS, versioned). */
 export const PROOF_EVENT_TYPE = "dev.empiric.proof.v1";
@@ -59,6 +58,12 @@ export const PROOF_EVENT_EXTENSIONS = {
   substrate: "empiricsubstrate",
   /** `identity.schema_version` of the record. */
   schemaVersion: "empiricschemaversion",
+  /**
+   * The record's observations file by reference: `sha256:<content_hash>` of its `observations`
+   * dataset (the file beside the record, `GET /proofs/{proof_id}/observations`); absent for
+   * records made before observations were kept.
+   */
+  observations: "empiricobservations",
 } as const;
 
 /** Options of {@link wrap}. */
@@ -104,7 +109,7 @@ export type ProofEvent = CloudEvent<Uint8Array>;
 export async function wrap(proof: ProofInput, options: WrapOptions): Promise<ProofEvent> {
   const source = requireText(options?.source, "source");
   const { record } = await loadProof(proof);
-  const parts = reproductionParts(record.reproduction.command, baselineSourceOf(record));
+  const parts = reproductionParts(record.reproduction.command);
   const ext: Record<string, string | boolean | number> = {
     [PROOF_EVENT_EXTENSIONS.outcome]: record.verdict.outcome,
     [PROOF_EVENT_EXTENSIONS.metric]: record.claim.threshold.metric,
@@ -112,6 +117,12 @@ export async function wrap(proof: ProofInput, options: WrapOptions): Promise<Pro
   };
   if (parts.scenario) ext[PROOF_EVENT_EXTENSIONS.scenario] = parts.scenario;
   if (parts.substrate) ext[PROOF_EVENT_EXTENSIONS.substrate] = parts.substrate;
+  const observations = record.data.datasets.find((d) =>
+    d.kind === "observations" && d.name === "observations"
+  );
+  if (observations) {
+    ext[PROOF_EVENT_EXTENSIONS.observations] = `sha256:${observations.content_hash}`;
+  }
   Object.assign(ext, options.extensions ?? {});
   try {
     return new CloudEvent<Uint8Array>({

@@ -5,12 +5,12 @@
  *
  * @module
  */
+import { declaredScenarioName, parseReproductionCommand } from "../record/command.ts";
 import { RecordError, UsageError } from "../errors/errors.ts";
 import { parseJson } from "../json/parse.ts";
 import { prettyJson } from "../json/pretty.ts";
 import { type JsonObject, type JsonValue, mapJson, PyInt } from "../json/value.ts";
 import { computeProofId } from "../record/sign.ts";
-import { baselineSourceOf, splitRunCommand } from "../record/command.ts";
 import type { ProofRecord } from "../record/types.ts";
 import { validateRecordSchema } from "../schema/validate.ts";
 
@@ -121,18 +121,13 @@ export interface ReproductionParts {
  * assert.equal(p.substrate, "builtin:echo");
  * ```
  */
-export function reproductionParts(command: string, baselineSource?: string): ReproductionParts {
-  const m = /^empiric run (.+?) --substrate (.+)$/s.exec(command);
-  if (!m) return { scenario: null, substrate: null };
-  // A comparative record's baseline option is not part of its substrate.
-  const split = splitRunCommand(command, baselineSource);
-  return { scenario: m[1], substrate: split?.substrate ?? m[2] };
+export function reproductionParts(command: string): ReproductionParts {
+  return parseReproductionCommand(command) ?? { scenario: null, substrate: null };
 }
 
-/** The scenario a record's run used (from its reproduction command), else the first pillar. */
+/** The scenario a record's run used (its declared name), else the first pillar. */
 export function scenarioNameOf(record: ProofRecord): string {
-  return reproductionParts(record.reproduction.command, baselineSourceOf(record)).scenario ??
-    record.evidence[0]?.pillar ?? "unknown";
+  return declaredScenarioName(record) ?? record.evidence[0]?.pillar ?? "unknown";
 }
 
 export { base64Decode, base64Encode } from "../crypto/base64.ts";

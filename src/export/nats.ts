@@ -232,6 +232,7 @@ export async function publishNatsCloudEvent(
   const timeout = options.timeoutMs ?? 10_000;
   const msg = toNatsMessage(event, options.mode ?? "structured");
   let nc: NatsConnection;
+  const release = absorbLateSocketResets();
   try {
     nc = await connect({
       servers: target.server,
@@ -243,6 +244,7 @@ export async function publishNatsCloudEvent(
       ...(target.token !== undefined ? { token: target.token } : {}),
     });
   } catch (e) {
+    release();
     throw new IoError(
       "io_error",
       `cannot connect to the NATS server ${target.server} (${target.display}): ${
@@ -288,5 +290,39 @@ export async function publishNatsCloudEvent(
     });
   } finally {
     await nc.close().catch(() => undefined);
+    release();
   }
+}
+
+/** How long after a NATS connection ends a reset of its socket is still expected (ms). */
+const LATE_RESET_GRACE_MS = 2_000;
+let guards = 0;
+
+function isSocketReset(e: unknown): boolean {
+  const code = (e as { code?: unknown } | null)?.code;
+  return code === "ECONNRESET" || code === "EPIPE";
+}
+
+function onLateReset(ev: ErrorEvent): void {
+  if (isSocketReset(ev.error)) ev.preventDefault();
+}
+
+/**
+ * While a NATS connection is open, and for a short grace after it ends, a reset of its socket is
+ * not a crash. The NATS client removes its socket listeners when it closes a connection (for
+ * example after the server's `-ERR 'Authorization Violation'`), and under Deno's `node:net` a
+ * read still pending on that socket may then fail with `ECONNRESET` as an uncaught error, after
+ * the publish has already been answered with an `io_error`. Returns the release function.
+ */
+function absorbLateSocketResets(): () => void {
+  if (guards++ === 0) globalThis.addEventListener("error", onLateReset);
+  let released = false;
+  return () => {
+    if (released) return;
+    released = true;
+    const t = setTimeout(() => {
+      if (--guards === 0) globalThis.removeEventListener("error", onLateReset);
+    }, LATE_RESET_GRACE_MS);
+    Deno.unrefTimer(t);
+  };
 }

@@ -17,7 +17,6 @@ import {
   requireText,
   withPyInts,
 } from "./common.ts";
-import { baselineSourceOf } from "../record/command.ts";
 
 /** The RO-Crate 1.2 JSON-LD context. */
 export const RO_CRATE_CONTEXT_V1_2 = "https://w3id.org/ro/crate/1.2/context";
@@ -284,7 +283,7 @@ async function buildMetadata(
   if ("@id" in extraIn) throw new UsageError("extraRootMetadata cannot change the root @id");
   const id = record.identity.proof_id;
   const { verdict, claim, data } = record;
-  const parts = reproductionParts(record.reproduction.command, baselineSourceOf(record));
+  const parts = reproductionParts(record.reproduction.command);
   const subId = substrateId(record);
   const fileId = pathId(proofFilename);
   const runId = `#run-${id}`;

@@ -30,11 +30,15 @@ export async function writeTemporaryFile(path: string, bytes: Uint8Array): Promi
 }
 
 /**
- * Write a text file atomically: a temporary file in the same directory, flushed, then renamed
- * over the target. Readers see the old file or the new one, never half of one.
+ * Write a file atomically (text as UTF-8, or bytes as they are): a temporary file in the same
+ * directory, flushed, then renamed over the target. Readers see the old file or the new one,
+ * never half of one.
  */
-export async function writeFileAtomic(path: string, text: string): Promise<void> {
-  const tmp = await writeTemporaryFile(path, new TextEncoder().encode(text));
+export async function writeFileAtomic(path: string, text: string | Uint8Array): Promise<void> {
+  const tmp = await writeTemporaryFile(
+    path,
+    typeof text === "string" ? new TextEncoder().encode(text) : text,
+  );
   try {
     await Deno.rename(tmp, path);
   } catch (e) {

@@ -23,4 +23,5 @@ export type { RegistrationTrust } from "../attest/registration.ts";
 export type { RunProgress } from "../run/execute.ts";
 export * from "./verify_attestation.ts";
 export * from "./plan.ts";
+export * from "./audit_proof.ts";
 export * from "./report.ts";

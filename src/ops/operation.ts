@@ -53,6 +53,8 @@ export interface HttpBinding<O> {
   headers?: (out: O) => Record<string, string>;
   /** Answer with this exact text (application/json) instead of the output's JSON. */
   rawBody?: (out: O) => string;
+  /** The media type of a raw body (default `application/json`). */
+  rawMediaType?: string;
   /** Schema documented for a raw body (OpenAPI only). */
   rawBodySchema?: z.ZodType;
   /**

@@ -17,18 +17,22 @@ import { copyStoreOp, migrateStoreOp } from "./store_admin.ts";
 import { verifyProof } from "./verify_proof.ts";
 import { verifyAttestationOperation } from "./verify_attestation.ts";
 import { planOp } from "./plan.ts";
+import { auditProofOp, getProofObservationsOp, getProofScenarioOp } from "./audit_proof.ts";
 import { browseProofsOp, reportProofOp, reportRecordOp } from "./report.ts";
 
 /** Every operation, in documentation order. */
 export const OPERATIONS: readonly Operation[] = [
   verifyProof,
   verifyAttestationOperation,
+  auditProofOp,
   listScenariosOp,
   getScenarioClaimOp,
   planOp,
   canonicalizeValueOp,
   readProofIndexOp,
   getProofOp,
+  getProofObservationsOp,
+  getProofScenarioOp,
   reportProofOp,
   reportRecordOp,
   browseProofsOp,
@@ -48,10 +52,13 @@ export function operation(name: string): Operation | undefined {
 }
 
 export {
+  auditProofOp,
   browseProofsOp,
   canonicalizeValueOp,
   copyStoreOp,
+  getProofObservationsOp,
   getProofOp,
+  getProofScenarioOp,
   getScenarioClaimOp,
   healthOp,
   ingestProofOp,

@@ -15,6 +15,7 @@ import type { OpsEnvironment } from "./environment.ts";
 import { defineOperation } from "./operation.ts";
 import { loadModule } from "../lazy/load.ts";
 import { COMPONENTS, OutcomeSchema, ProofId, ScenarioNameSchema } from "./schemas.ts";
+import { IMPORT_FORMATS } from "../run/import.ts";
 
 /** `run_scenario` input. */
 export const RunScenarioInput = z.strictObject({
@@ -42,6 +43,18 @@ export const RunScenarioInput = z.strictObject({
   ),
   baseline: z.string().min(1).max(4096).optional().describe(
     "Comparative scenarios: a stored proof whose observations are the baseline, by proof_id (the local CLI also takes a record file with its observations beside it); it must verify under the server's key and its observations must match their hash; it joins lineage_chain",
+  ),
+  observations: z.string().optional().describe(
+    "Judge these results instead of running a substrate: the text of a hyperfine --export-json, pytest-benchmark --benchmark-json, k6 --out json or JSON Lines file (docs/importers.md); needs observations_format",
+  ),
+  observations_format: z.enum(IMPORT_FORMATS).optional().describe(
+    "The format of observations: hyperfine, pytest-benchmark, k6 or jsonl",
+  ),
+  observations_name: z.string().min(1).max(200).optional().describe(
+    "The results file's name, recorded as the dataset's source (default: results)",
+  ),
+  select: z.string().min(1).max(1000).optional().describe(
+    "With observations: the command (hyperfine), benchmark (pytest-benchmark) or metric (k6, default http_req_duration) to take when the file has several",
   ),
 }).register(COMPONENTS, { id: "RunScenarioInput" });
 
@@ -112,7 +125,9 @@ export const runScenarioOp = defineOperation({
     "server allows it) or an http(s):// URL; default: the scenario's default_substrate. after: " +
     "earlier proof_ids this run follows. Comparative scenarios (analysis.comparison) also need a " +
     "baseline: baseline_substrate (measured in the same run, interleaved item by item) or " +
-    "baseline (a stored proof_id whose observations are the baseline). Built-in scenarios take seconds; over MCP send a " +
+    "baseline (a stored proof_id whose observations are the baseline). observations with " +
+    "observations_format judges results made elsewhere (hyperfine, pytest-benchmark, k6, JSON " +
+    "Lines) instead of running a substrate. Built-in scenarios take seconds; over MCP send a " +
     "progressToken to get progress notifications, and cancel the request to stop a run " +
     "(nothing is stored). Each run writes a new record.",
   access: "write",

@@ -13,7 +13,7 @@ import { resolveRelative } from "../scenario/load.ts";
 import { splitCommandLine } from "../substrate/cmd.ts";
 import type { SubstrateSpec } from "../substrate/spec.ts";
 import type { RunSpanControl } from "../telemetry/instrument.ts";
-import type { OpContext } from "./context.ts";
+import { type OpContext, scenarioCatalog } from "./context.ts";
 import type { OpsEnvironment } from "./environment.ts";
 import { checkRegistration } from "../attest/registration.ts";
 import {
@@ -44,6 +44,36 @@ async function runtimeFor(env: OpsEnvironment, s: SubstrateSpec): Promise<Runtim
   const version = await env.substrateRuntime(splitCommandLine(s.commandLine));
   if (version === undefined) return runtime;
   return { ...runtime, host: { ...runtime.host, substrate_runtime: version } };
+}
+
+/**
+ * How the reproduction command names the scenario so that it resolves from the directory the
+ * run was started in: a built-in, or a file `./scenarios/` finds by its declared name, by that
+ * name; any other file by the path it was found at (unless that path holds white space, which
+ * the record's schema does not allow there).
+ */
+async function scenarioArgument(
+  ctx: OpContext,
+  resolved: Awaited<ReturnType<OpContext["scenarios"]["resolve"]>>,
+): Promise<string> {
+  const name = resolved.scenario.name;
+  if (resolved.origin.kind === "builtin" || ctx.caller === "network") return name;
+  try {
+    const fromHere = await scenarioCatalog(ctx.env, "scenarios", "local").resolve(name);
+    if (fromHere.origin.kind === "file" && samePath(fromHere.origin.path, resolved.origin.path)) {
+      return name;
+    }
+  } catch {
+    // the name does not resolve from here: the path does
+  }
+  // The record's schema allows no white space in the scenario argument: such a path cannot be
+  // written, and the name is the best the command can say.
+  return /\s/.test(resolved.origin.path) ? name : resolved.origin.path;
+}
+
+function samePath(a: string, b: string): boolean {
+  const norm = (p: string) => p.replace(/^\.\//, "").replace(/\/+/g, "/");
+  return norm(a) === norm(b);
 }
 
 function startInfo(
@@ -91,6 +121,12 @@ export async function runTraced(
     // Before measuring: a run must not end unable to write its record where asked.
     const { checkOutputFile } = await import("../fs/target.ts");
     await checkOutputFile(ctx.out, { force: ctx.force });
+  }
+  if (input.observations !== undefined || input.observations_format !== undefined) {
+    return await importTraced(input, ctx, span, resolved);
+  }
+  if (input.select !== undefined || input.observations_name !== undefined) {
+    throw new UsageError("select and observations_name apply only with observations");
   }
   const spec = input.substrate ?? resolved.scenario.default_substrate;
   if (!spec) {
@@ -154,6 +190,7 @@ export async function runTraced(
       output = await runScenario({
         resolved,
         substrateSpec: spec,
+        scenarioArgument: await scenarioArgument(ctx, resolved),
         substrate,
         substrateName: input.substrate_name,
         substrateCommit: commit,
@@ -190,12 +227,97 @@ export async function runTraced(
     await lineage?.fail(e);
     throw e;
   }
+  return await keep(output, ctx, store, lineage, resolved.scenario.name, spec, {
+    substrate: input.baseline_substrate ?? null,
+    proof_id: storedBaseline?.proofId ?? null,
+  });
+}
+
+/** `run --observations FILE --from FORMAT`: judge results made elsewhere. */
+async function importTraced(
+  input: z.infer<typeof RunScenarioInput>,
+  ctx: OpContext,
+  span: RunSpanControl,
+  resolved: Awaited<ReturnType<OpContext["scenarios"]["resolve"]>>,
+): Promise<RunScenarioView> {
+  if (input.observations === undefined || input.observations_format === undefined) {
+    throw new UsageError(
+      "observations and observations_format go together (--observations FILE --from FORMAT)",
+    );
+  }
+  if (input.substrate !== undefined) {
+    throw new UsageError(
+      "observations from a results file are judged without a substrate: leave out substrate",
+    );
+  }
+  if (input.baseline !== undefined || input.baseline_substrate !== undefined) {
+    throw new UsageError(
+      "observations from a results file have no baseline: leave out baseline and baseline_substrate",
+    );
+  }
+  const format = input.observations_format;
+  const spec = `import:${format}`;
+  span.resolved(resolved.scenario.name, spec);
+  const name = input.observations_name ?? "results";
+  const bytes = new TextEncoder().encode(input.observations);
+  const { importResults } = await import("../run/import.ts");
+  const imported = importResults(format, bytes, name, input.select);
+  const store = ctx.storeLocation === undefined ? undefined : await ctx.store();
+  const predecessor = await store?.predecessor(resolved.scenario.name, spec);
+  const links = [
+    ...(predecessor ? [predecessor] : []),
+    ...await Promise.all(
+      (input.after ?? []).map((id) => store?.link(id) ?? Promise.resolve({ proof_id: id })),
+    ),
+  ];
+  const registration = ctx.registration;
+  const { runImported } = await import("../run/run.ts");
+  const output = await runImported({
+    resolved,
+    substrateSpec: spec,
+    scenarioArgument: await scenarioArgument(ctx, resolved),
+    substrateName: input.substrate_name,
+    substrateCommit: input.substrate_commit ?? "unknown",
+    key: ctx.key!.bytes,
+    runtime: ctx.env.runtime(),
+    now: () => ctx.env.now(),
+    sourceDateEpoch: sourceDateEpoch(ctx.env),
+    lineage: links,
+    onProgress: ctx.onProgress,
+    checkRegistration: registration
+      ? (facts) => checkRegistration(registration.envelope, facts, registration.trust)
+      : undefined,
+    file: { name, bytes, format },
+    imported,
+  });
+  return await keep(output, ctx, store, undefined, resolved.scenario.name, spec);
+}
+
+/** Write the record (and its bundle) where asked, store it, and announce it. */
+async function keep(
+  output: RunOutput,
+  ctx: OpContext,
+  store: Awaited<ReturnType<OpContext["store"]>> | undefined,
+  lineage: { complete(record: RunOutput["record"]): Promise<void> } | undefined,
+  scenario: string,
+  spec: string,
+  baselineOf: { substrate: string | null; proof_id: string | null } = {
+    substrate: null,
+    proof_id: null,
+  },
+): Promise<RunScenarioView> {
   const record = output.record;
   // Where the caller asked for the record, before the store: nothing is stored when the
-  // record cannot be written where asked.
+  // record cannot be written where asked. The bundle parts go first, so whoever sees a record
+  // sees the files it seals.
   if (ctx.out) {
     const { createFileAtomic, writeFileAtomic } = await import("../fs/atomic.ts");
     const { prettyJson } = await import("../json/pretty.ts");
+    const { bundlePaths } = await import("../run/bundle_paths.ts");
+    const paths = bundlePaths(ctx.out);
+    await writeFileAtomic(paths.observations, output.bundle.observations);
+    await writeFileAtomic(paths.scenario, output.bundle.scenario);
+    if (output.bundle.baseline) await writeFileAtomic(paths.baseline, output.bundle.baseline);
     const text = prettyJson(record as unknown as never);
     if (ctx.force) await writeFileAtomic(ctx.out, text);
     else if (!(await createFileAtomic(ctx.out, new TextEncoder().encode(text)))) {
@@ -205,7 +327,7 @@ export async function runTraced(
       );
     }
   }
-  const path = store ? (await store.put(record)).path : null;
+  const path = store ? (await store.put(record, output.bundle)).path : null;
   ctx.onOutput?.(output);
   await lineage?.complete(record);
   if (ctx.events) {
@@ -220,7 +342,7 @@ export async function runTraced(
   }
   return {
     proof_id: record.identity.proof_id,
-    scenario: resolved.scenario.name,
+    scenario,
     substrate: spec,
     outcome: record.verdict.outcome,
     observed_value: record.verdict.observed_value,
@@ -231,8 +353,7 @@ export async function runTraced(
     ...(output.analysis.baseline
       ? {
         baseline: {
-          substrate: input.baseline_substrate ?? null,
-          proof_id: storedBaseline?.proofId ?? null,
+          ...baselineOf,
           paired: output.analysis.baseline.paired,
           measured: output.analysis.baseline.measured,
           failures: output.analysis.baseline.failures,

@@ -24,6 +24,7 @@ export interface VerifyProofResult {
   verdict: { outcome: string; [k: string]: unknown } | null;
   reason: string | null;
   checks: VerifyResult["checks"];
+  notes: string[];
   demo_key: boolean;
   problems: Problem[];
 }
@@ -77,7 +78,18 @@ export const VerifyProofOutput = z.object({
     "The record's verdict section",
   ),
   reason: z.string().nullable().describe("Code of the first failure, or null"),
-  checks: z.object({ parse: Check, schema: Check, proof_id: Check, signature: Check }),
+  checks: z.object({
+    parse: Check,
+    schema: Check,
+    proof_id: Check,
+    signature: Check,
+    verdict: Check.describe(
+      "The outcome follows from the deciding evidence, the threshold and the recorded decision rule (checked with or without a key; skipped for records without pillar entities)",
+    ),
+  }),
+  notes: z.array(z.string()).describe(
+    "Why a check was skipped although it could have run (a record made before pillar entities cannot have its verdict checked)",
+  ),
   demo_key: z.boolean().describe("True when the signature was checked with the public demo key"),
   problems: z.array(ProblemSchema),
 }).register(COMPONENTS, { id: "VerifyProofOutput" });
@@ -89,8 +101,10 @@ export const verifyProof = defineOperation({
   description:
     "Verify an Empirical Proof Record given as its whole JSON text in proof_json (as stored; " +
     "need not be canonical). Checks, in order: the JSON parses (duplicate keys rejected), the " +
-    "record's JSON Schema, that identity.proof_id matches the SHA-256 of the body, and the " +
-    "HMAC-SHA256 signature under the server's key. Returns verified (every check passed), " +
+    "record's JSON Schema, that identity.proof_id matches the SHA-256 of the body, the " +
+    "HMAC-SHA256 signature under the server's key, and (with or without a key) that the " +
+    "verdict follows from the deciding evidence, the threshold and the recorded decision rule " +
+    "(verdict_inconsistent otherwise). Returns verified (every check passed), " +
     "valid, the record's proof_id and verdict, each check as pass/fail/skipped, reason (the " +
     "first failure's code), demo_key (checked with the public demo key) and every problem with " +
     "its stable code and location. Over MCP a record that does not verify comes back with " +

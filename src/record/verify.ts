@@ -12,6 +12,7 @@ import { hmacSha256Verify, sha256Hex } from "../crypto/hash.ts";
 import { isDemoKey } from "../crypto/keys.ts";
 import { validateRecordSchema } from "../schema/validate.ts";
 import { canonicalBodies } from "./sign.ts";
+import { checkVerdictConsistency } from "./consistency.ts";
 
 /** Outcome of one verification step. */
 export type CheckStatus = "pass" | "fail" | "skipped";
@@ -28,13 +29,19 @@ export interface VerifyResult {
   verdict: { outcome: string; [k: string]: JsonValue } | null;
   /** Code of the first failure, or null. */
   reason: ErrorCode | null;
-  /** Each step's status. */
+  /**
+   * Each step's status. `verdict`: the outcome follows from the deciding evidence, threshold
+   * and rule (checked with or without a key; `skipped` for records made before pillar entities).
+   */
   checks: {
     parse: CheckStatus;
     schema: CheckStatus;
     proof_id: CheckStatus;
     signature: CheckStatus;
+    verdict: CheckStatus;
   };
+  /** Why a check was skipped although it could have run (old records: the verdict check). */
+  notes: string[];
   /** True when the signature was checked with the documented demo key. */
   demo_key: boolean;
   /** Every problem found, in order. */
@@ -54,8 +61,15 @@ function result(partial: Partial<VerifyResult>, problems: Problem[]): VerifyResu
     proof_id: null,
     verdict: null,
     reason: problems[0]?.code ?? null,
-    checks: { parse: "skipped", schema: "skipped", proof_id: "skipped", signature: "skipped" },
+    checks: {
+      parse: "skipped",
+      schema: "skipped",
+      proof_id: "skipped",
+      signature: "skipped",
+      verdict: "skipped",
+    },
     demo_key: false,
+    notes: [],
     problems,
     ...partial,
   };
@@ -85,7 +99,13 @@ export async function verifyRecord(
     } catch (e) {
       const err = asEmpiricError(e);
       return result({
-        checks: { parse: "fail", schema: "skipped", proof_id: "skipped", signature: "skipped" },
+        checks: {
+          parse: "fail",
+          schema: "skipped",
+          proof_id: "skipped",
+          signature: "skipped",
+          verdict: "skipped",
+        },
       }, [
         ...err.problems,
       ]);
@@ -102,6 +122,7 @@ async function verifyParsed(value: JsonValue, options: VerifyOptions): Promise<V
     schema: "skipped",
     proof_id: "skipped",
     signature: "skipped",
+    verdict: "skipped",
   };
   const record = isJsonObject(value) ? value : undefined;
   const identity = record && isJsonObject(record.identity) ? record.identity : undefined;
@@ -156,11 +177,16 @@ async function verifyParsed(value: JsonValue, options: VerifyOptions): Promise<V
       });
     }
   }
+  // With or without a key: the outcome must follow from the deciding evidence and its rule.
+  const consistency = checkVerdictConsistency(record as JsonObject);
+  checks.verdict = consistency.status;
+  problems.push(...consistency.problems);
   const valid = problems.length === 0;
   return result({
     ...partial,
     valid,
     verified: valid && checks.signature === "pass",
     demo_key: demo,
+    notes: consistency.note ? [consistency.note] : [],
   }, problems);
 }

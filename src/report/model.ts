@@ -12,8 +12,8 @@
  *
  * @module
  */
+import { declaredScenarioName, parseReproductionCommand } from "../record/command.ts";
 import type { Observation } from "../run/observation.ts";
-import { splitRunCommand } from "../record/command.ts";
 import {
   type Bin,
   ecdf,
@@ -345,15 +345,13 @@ export function comparatorSymbol(c: string): string {
   return COMPARATOR_WORDS[c] ?? c;
 }
 
-/** Scenario and substrate of a record, from its reproduction command. */
+/** Scenario (its declared name) and substrate of a record, from its reproduction command. */
 export function scenarioAndSubstrate(record: PlainRecord): { scenario: string; substrate: string } {
-  const m = splitRunCommand(
-    record.reproduction?.command ?? "",
-    record.data?.datasets?.find((d) => d.kind === "baseline")?.source,
-  );
-  return m
-    ? { scenario: m.scenario, substrate: m.substrate }
-    : { scenario: "unknown", substrate: record.data?.substrate_name ?? "unknown" };
+  const parts = parseReproductionCommand(record.reproduction?.command ?? "");
+  return {
+    scenario: declaredScenarioName(record) ?? "unknown",
+    substrate: parts?.substrate ?? record.data?.substrate_name ?? "unknown",
+  };
 }
 
 type Attrs = Record<string, unknown>;

@@ -8,6 +8,7 @@
 import { EmpiricError } from "../errors/errors.ts";
 import { type Observation, ObservationSchema } from "../run/observation.ts";
 import { isObservation } from "./observation_check.ts";
+import { bundlePaths } from "../run/bundle_paths.ts";
 
 /**
  * The observations file that belongs beside a record file: `<record minus .json>.observations.jsonl`.
@@ -21,7 +22,7 @@ import { isObservation } from "./observation_check.ts";
  * ```
  */
 export function observationsPathOf(recordPath: string): string {
-  return recordPath.replace(/\.json$/, "") + ".observations.jsonl";
+  return bundlePaths(recordPath).observations;
 }
 
 /**
@@ -35,7 +36,7 @@ export function observationsPathOf(recordPath: string): string {
  * ```
  */
 export function scenarioPathOf(recordPath: string): string {
-  return recordPath.replace(/\.json$/, "") + ".scenario.json";
+  return bundlePaths(recordPath).scenario;
 }
 
 /**

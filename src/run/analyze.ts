@@ -69,6 +69,12 @@ export interface PillarResult {
   interval: IntervalResult;
   /** Why this pillar cannot decide (method refused, failure policy, analysis error). */
   refused?: string;
+  /**
+   * Why this pillar cannot decide under any rule, the point rule included: its sample is not
+   * every measured item (failed items without a value under `on_failure: inconclusive`), or it
+   * has no estimate (nothing to estimate from, or the analysis failed).
+   */
+  undecidable?: string;
   /** Point estimate with censored values at +∞ (latency quantiles with failures). */
   estimateHigh?: number;
   /** Exact one-sided error of the proportion rule at the threshold (deciding proportions). */
@@ -273,7 +279,7 @@ export function pillarSample(
 
 /** The type-7 estimate with censored values at +∞. */
 function censoredEstimateHigh(values: number[], censored: boolean[], p: number): number {
-  const sorted = values.map((v, i) => (censored[i] ? Infinity : v)).sort((a, b) => a - b);
+  const sorted = Float64Array.from(values, (v, i) => (censored[i] ? Infinity : v)).sort();
   const pos = type7Position(sorted.length, p);
   const lo = sorted[pos.lower], hi = sorted[pos.upper];
   if (!Number.isFinite(hi)) return pos.exact && Number.isFinite(lo) ? lo : Infinity;
@@ -362,6 +368,7 @@ function analyzePillar(
       ...(sample.censored ? { censored: sample.censored } : {}),
       interval,
       ...(refused !== undefined ? { refused } : {}),
+      ...(sample.refused !== undefined ? { undecidable: sample.refused } : {}),
       ...(estimateHigh !== undefined ? { estimateHigh } : {}),
       ...(exactError !== undefined ? { exactError } : {}),
       crossCheckAgrees: ccEstimate.agrees && (ccBounds?.agrees ?? true),
@@ -515,6 +522,7 @@ function fallbackPillar(
     ...base,
     values: [],
     refused: reason,
+    undecidable: reason,
     interval: {
       estimate: 0,
       low: trivial.low,
@@ -676,6 +684,9 @@ export function analyze(
   } else if (analysis.decision === "interval" && deciding.refused !== undefined) {
     outcome = "INCONCLUSIVE";
     reasoning = `${stat}${ci}: ${deciding.refused}; ${cannot}.`;
+  } else if (deciding.undecidable !== undefined) {
+    outcome = "INCONCLUSIVE";
+    reasoning = `${stat}${ci}: ${deciding.undecidable}; ${cannot}.`;
   } else if (analysis.decision === "interval" && deciding.spec.interval === "none") {
     outcome = "INCONCLUSIVE";
     reasoning =

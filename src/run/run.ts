@@ -9,7 +9,9 @@
  *
  * @module
  */
+import { reproductionCommand } from "../record/command.ts";
 import { sha256Hex } from "../crypto/hash.ts";
+import { ScenarioError, UsageError } from "../errors/errors.ts";
 import { canonicalize } from "../json/canonical.ts";
 import { configHash, dataHash, loadDatasets } from "../scenario/load.ts";
 import type { ResolvedScenario } from "../scenario/resolve.ts";
@@ -31,6 +33,7 @@ import {
   type RunProgress,
 } from "./execute.ts";
 import { buildObservations, type Observation } from "./observation.ts";
+import { type BundleBytes, bundleBytes, observationsDataset } from "./bundle.ts";
 import { candidateFirst } from "./interleave.ts";
 import {
   baselineDataset,
@@ -39,8 +42,8 @@ import {
   baselineSourceText,
   pairedWith,
 } from "./baseline.ts";
-import { ScenarioError, UsageError } from "../errors/errors.ts";
 import { decidabilityWarnings } from "./plan.ts";
+import type { Imported, ImportFormat } from "./import.ts";
 import { buildProvenance } from "./provenance.ts";
 import type { JsonObject } from "../json/value.ts";
 import type { LineageLink } from "../record/lineage.ts";
@@ -61,6 +64,11 @@ export interface RunInputs {
   resolved: ResolvedScenario;
   /** The substrate argument as given on the command line. */
   substrateSpec: string;
+  /**
+   * How the reproduction command names the scenario (default: its declared name): a path when
+   * the name would not find this file from the run's directory.
+   */
+  scenarioArgument?: string;
   substrate: Substrate;
   substrateName?: string;
   substrateCommit?: string;
@@ -88,6 +96,13 @@ export interface RunInputs {
   baseline?: BaselineSource;
 }
 
+/** A comparative run's baseline: its observations, their file's exact bytes, and pairing. */
+export interface RunBaseline {
+  observations: Observation[];
+  bytes: Uint8Array<ArrayBuffer>;
+  paired: boolean;
+}
+
 /** The result of a run: the signed record and what the record does not carry. */
 export interface RunOutput {
   record: ProofRecord;
@@ -98,6 +113,12 @@ export interface RunOutput {
   registration: RegistrationRef | null;
   /** One per measured item, in corpus order: with the scenario, all the analysis reads. */
   observations: Observation[];
+  /**
+   * The files kept beside the record (`<record>.observations.jsonl`, `<record>.scenario.json`,
+   * and for a comparative claim `<record>.baseline.observations.jsonl`): exactly the bytes the
+   * record's hashes seal.
+   */
+  bundle: BundleBytes;
   /** The harness's own overhead (latency scenarios). */
   harness?: HarnessCalibration;
   /** Why the plan cannot decide as hoped (min_n below the smallest decidable n, ...). */
@@ -106,7 +127,7 @@ export interface RunOutput {
    * Comparative claims: the baseline's observations (measured in this run, or the stored
    * proof's), the exact bytes of its observations file, and whether the sides were paired.
    */
-  baseline?: { observations: Observation[]; bytes: Uint8Array<ArrayBuffer>; paired: boolean };
+  baseline?: RunBaseline;
 }
 
 /** RFC 3339 UTC with `Z` (milliseconds unless whole seconds). */
@@ -124,25 +145,14 @@ export async function runScenario(inputs: RunInputs): Promise<RunOutput> {
   const deterministic = inputs.sourceDateEpoch !== undefined;
   const clock = deterministic ? () => inputs.sourceDateEpoch! * 1000 : inputs.now;
 
-  const comparison = scenario.analysis.comparison;
-  if (comparison && !inputs.baseline) {
-    throw new UsageError(
-      `scenario ${scenario.name} makes a comparative claim (analysis.comparison: ${comparison.kind}): name the baseline with --baseline-substrate SUBSTRATE (measured in the same run) or --baseline PROOF (a stored proof)`,
-    );
-  }
-  if (!comparison && inputs.baseline) {
-    throw new UsageError(
-      `scenario ${scenario.name} declares no analysis.comparison, so it takes no baseline; add analysis.comparison: {kind: ratio} (or difference) to compare`,
-    );
-  }
-  const baselineSource = inputs.baseline;
-  if (baselineSource?.kind === "substrate" && scenario.probe.arrival_rate !== undefined) {
+  if (!scenario.datasets.some((d) => d.kind === "corpus" || d.kind === "synthetic")) {
     throw new ScenarioError(
       "scenario_invalid",
-      `scenario ${scenario.name} is open-loop (probe.arrival_rate): one substrate is measured at a time, so it cannot interleave a baseline substrate; compare against a stored baseline with --baseline PROOF`,
+      `scenario ${scenario.name} has no corpus or synthetic dataset (the items sent to the substrate): it can only judge results made elsewhere (run --observations FILE --from FORMAT)`,
+      { pointer: "/datasets" },
     );
   }
-
+  const baselineSource = checkBaseline(scenario, inputs.baseline);
   // Pre-registration, fixed before the first substrate call.
   const datasets = await loadDatasets(scenario, resolved.origin.path, resolved.files);
   const cfgHash = await configHash(scenario);
@@ -206,7 +216,7 @@ export async function runScenario(inputs: RunInputs): Promise<RunOutput> {
     },
   );
   const observations = buildObservations(scenario, measuredItems, executed.outcomes[0]);
-  let baseline: RunOutput["baseline"];
+  let baseline: RunBaseline | undefined;
   if (baselineSource?.kind === "substrate") {
     const obs = buildObservations(scenario, measuredItems, executed.outcomes[1]);
     baseline = { observations: obs, bytes: baselineObservationsBytes(obs), paired: true };
@@ -217,7 +227,144 @@ export async function runScenario(inputs: RunInputs): Promise<RunOutput> {
       paired: pairedWith(datasets, observations, baselineSource),
     };
   }
-  const endedAt = rfc3339(clock());
+  return await seal(inputs, {
+    scenario,
+    datasets,
+    cfgHash,
+    dHash,
+    plan,
+    registration,
+    created,
+    endedAt: rfc3339(clock()),
+    runId: runIdFinal,
+    observations,
+    harness: executed.harness,
+    warnings,
+    defaultSubstrateName: substrate.defaultName,
+    ...(baseline && baselineSource ? { baseline: { ...baseline, source: baselineSource } } : {}),
+  });
+}
+
+/** A comparative scenario needs a baseline, and only it takes one. */
+function checkBaseline(
+  scenario: ResolvedScenario["scenario"],
+  baseline: BaselineSource | undefined,
+): BaselineSource | undefined {
+  const comparison = scenario.analysis.comparison;
+  if (comparison && !baseline) {
+    throw new UsageError(
+      `scenario ${scenario.name} makes a comparative claim (analysis.comparison: ${comparison.kind}): name the baseline with --baseline-substrate SUBSTRATE (measured in the same run) or --baseline PROOF (a stored proof)`,
+    );
+  }
+  if (!comparison && baseline) {
+    throw new UsageError(
+      `scenario ${scenario.name} declares no analysis.comparison, so it takes no baseline; add analysis.comparison: {kind: ratio} (or difference) to compare`,
+    );
+  }
+  if (baseline?.kind === "substrate" && scenario.probe.arrival_rate !== undefined) {
+    throw new ScenarioError(
+      "scenario_invalid",
+      `scenario ${scenario.name} is open-loop (probe.arrival_rate): one substrate is measured at a time, so it cannot interleave a baseline substrate; compare against a stored baseline with --baseline PROOF`,
+    );
+  }
+  return baseline;
+}
+
+/** Inputs of {@link runImported}: a run's inputs without a substrate, and the results file. */
+export interface ImportInputs extends Omit<RunInputs, "substrate" | "monotonic" | "signal"> {
+  /** The results file: its name (recorded as the dataset's source), bytes and format. */
+  file: { name: string; bytes: Uint8Array; format: ImportFormat };
+  /** The file read by `importResults`. */
+  imported: Imported;
+}
+
+/**
+ * Judge observations made elsewhere (`run --observations FILE --from FORMAT`): the results file
+ * takes the place of the corpus (its SHA-256 is the dataset's content_hash and goes into
+ * data_hash), its values are the observations, and the analysis, record and bundle are a run's.
+ */
+export async function runImported(inputs: ImportInputs): Promise<RunOutput> {
+  const scenario = inputs.resolved.scenario;
+  const deterministic = inputs.sourceDateEpoch !== undefined;
+  const clock = deterministic ? () => inputs.sourceDateEpoch! * 1000 : inputs.now;
+  const { file, imported } = inputs;
+  if (scenario.analysis.comparison) {
+    throw new UsageError(
+      `scenario ${scenario.name} makes a comparative claim (analysis.comparison): results imported from a file have no baseline; run it with --substrate and --baseline-substrate or --baseline`,
+    );
+  }
+  const base = file.name.slice(file.name.lastIndexOf("/") + 1);
+  const dataset: LoadedDataset = {
+    spec: { name: `${file.format}:${base}`, kind: "observations" },
+    bytes: file.bytes,
+    content_hash: await sha256Hex(new Uint8Array(file.bytes)),
+    items: imported.items,
+    source: `${base} (${file.format})`,
+  };
+  const cfgHash = await configHash(scenario);
+  const dHash = await dataHash([dataset]);
+  const plan = analysisPlanText(scenario);
+  const registration = inputs.checkRegistration
+    ? await inputs.checkRegistration({
+      scenario: scenario.name,
+      config_hash: cfgHash,
+      data_hash: dHash,
+      analysis_plan: plan,
+    })
+    : null;
+  const created = rfc3339(clock());
+  const runId = (await sha256Hex(
+    new TextEncoder().encode(`${cfgHash}\n${dHash}\n${inputs.substrateSpec}\n${created}`),
+  )).slice(0, 32);
+  const observations = buildObservations(scenario, imported.items, imported.outcomes);
+  return await seal(inputs, {
+    scenario,
+    datasets: [dataset],
+    cfgHash,
+    dHash,
+    plan,
+    registration,
+    created,
+    endedAt: created,
+    runId,
+    observations,
+    warnings: decidabilityWarnings(scenario, observations.length),
+    defaultSubstrateName: imported.substrateName,
+  });
+}
+
+/** What a run has measured, for {@link seal}. */
+interface Measured {
+  scenario: ResolvedScenario["scenario"];
+  datasets: LoadedDataset[];
+  cfgHash: string;
+  dHash: string;
+  plan: string;
+  registration: RegistrationRef | null;
+  created: string;
+  endedAt: string;
+  runId: string;
+  observations: Observation[];
+  harness?: HarnessCalibration;
+  warnings: string[];
+  defaultSubstrateName: string;
+  /** Comparative claims: the baseline and where it came from. */
+  baseline?: RunBaseline & { source: BaselineSource };
+}
+
+/** Analyse the observations by the plan, and build, seal and sign the record. */
+async function seal(
+  inputs: Omit<RunInputs, "substrate" | "monotonic">,
+  m: Measured,
+): Promise<RunOutput> {
+  const { scenario, datasets, cfgHash, dHash, plan, registration, created, endedAt } = m;
+  const { observations } = m;
+  const runIdFinal = m.runId;
+  const executed = { harness: m.harness };
+  const warnings = m.warnings;
+  const deterministic = inputs.sourceDateEpoch !== undefined;
+  const baseline = m.baseline;
+  const baselineSource = baseline?.source;
   inputs.onProgress?.({
     phase: "analyze",
     done: 0,
@@ -247,7 +394,14 @@ export async function runScenario(inputs: RunInputs): Promise<RunOutput> {
     )
     : undefined;
 
-  const substrateName = inputs.substrateName ?? substrate.defaultName;
+  // The bundle: the observations file is a dataset of the record (its hash is signed).
+  const bundle: BundleBytes = {
+    ...bundleBytes(scenario, observations),
+    ...(baseline ? { baseline: baseline.bytes } : {}),
+  };
+  const observationsRef = await observationsDataset(bundle.observations, observations.length);
+
+  const substrateName = inputs.substrateName ?? m.defaultSubstrateName;
   const substrateCommit = inputs.substrateCommit ?? "unknown";
   const lineage = [
     ...new Map(
@@ -295,6 +449,7 @@ export async function runScenario(inputs: RunInputs): Promise<RunOutput> {
           source: d.source,
           kind: d.spec.kind,
         })),
+        observationsRef,
         ...(baselineRef ? [baselineRef] : []),
       ],
     },
@@ -306,12 +461,15 @@ export async function runScenario(inputs: RunInputs): Promise<RunOutput> {
       reasoning: analysis.reasoning,
     },
     reproduction: {
-      command: `empiric run ${scenario.name} --substrate ${inputs.substrateSpec}` +
-        (baselineSource?.kind === "substrate"
-          ? ` --baseline-substrate ${baselineSource.spec}`
+      command: reproductionCommand(
+        inputs.scenarioArgument ?? scenario.name,
+        inputs.substrateSpec,
+        baselineSource?.kind === "substrate"
+          ? { option: "--baseline-substrate", value: baselineSource.spec }
           : baselineSource?.kind === "proof"
-          ? ` --baseline ${baselineSource.proofId}`
-          : ""),
+          ? { option: "--baseline", value: baselineSource.proofId }
+          : null,
+      ),
       environment,
       lineage_chain: lineage.map((l) => l.proof_id),
     },
@@ -333,14 +491,9 @@ export async function runScenario(inputs: RunInputs): Promise<RunOutput> {
       scenario,
       analysis,
       harness: executed.harness,
-      ...(baselineSource && baselineRef
-        ? {
-          baseline: {
-            source: baselineSource,
-            dataset: baselineRef,
-            paired: baseline!.paired,
-          },
-        }
+      observations: observationsRef,
+      ...(baselineSource && baselineRef && baseline
+        ? { baseline: { source: baselineSource, dataset: baselineRef, paired: baseline.paired } }
         : {}),
     }),
   };
@@ -359,8 +512,17 @@ export async function runScenario(inputs: RunInputs): Promise<RunOutput> {
     runId: runIdFinal,
     registration,
     observations,
+    bundle,
     ...(executed.harness ? { harness: executed.harness } : {}),
     warnings,
-    ...(baseline ? { baseline } : {}),
+    ...(baseline
+      ? {
+        baseline: {
+          observations: baseline.observations,
+          bytes: baseline.bytes,
+          paired: baseline.paired,
+        },
+      }
+      : {}),
   };
 }

@@ -330,6 +330,13 @@ export function checkSemantics(s: Scenario): { pointer: string; message: string 
     });
   }
   s.datasets.forEach((d, i) => {
+    if (d.name === "observations") {
+      out.push({
+        pointer: `/datasets/${i}/name`,
+        message:
+          "observations is reserved: it names the record's own observations file (docs/record.md)",
+      });
+    }
     if ((d.path === undefined) === (d.url === undefined)) {
       out.push({ pointer: `/datasets/${i}`, message: "needs exactly one of path or url" });
     }
@@ -340,12 +347,6 @@ export function checkSemantics(s: Scenario): { pointer: string; message: string 
       });
     }
   });
-  if (!s.datasets.some((d) => d.kind === "corpus" || d.kind === "synthetic")) {
-    out.push({
-      pointer: "/datasets",
-      message: "needs at least one corpus or synthetic dataset (the items sent to the substrate)",
-    });
-  }
   return out;
 }
 

@@ -139,8 +139,8 @@ export function crossCheckInterval(
     case "order_statistic": {
       const p = s.kind === "median" ? 0.5 : (s as { p: number }).p;
       const ranks = orderStatisticRanksBySummation(n, p, opts.confidence);
-      const known = values.slice().sort((a, b) => a - b);
-      const high_ = values.map((v, i) => (opts.censored?.[i] ? Infinity : v)).sort((a, b) => a - b);
+      const known = Float64Array.from(values).sort();
+      const high_ = Float64Array.from(values, (v, i) => (opts.censored?.[i] ? Infinity : v)).sort();
       low = ranks.lower === 0 ? -Infinity : known[ranks.lower - 1];
       high = ranks.upper > n ? Infinity : high_[ranks.upper - 1];
       route = `${EMPIRIC_ROUTE} binomial summation, ranks ${ranks.lower} and ${ranks.upper}`;

@@ -7,8 +7,8 @@
 import { EmpiricError, UsageError } from "../errors/errors.ts";
 import { isJsonObject, type JsonValue } from "../json/value.ts";
 import { parseJson } from "../json/parse.ts";
+import { declaredScenarioName, parseReproductionCommand } from "../record/command.ts";
 import { type LineageLink, resultEntityOf } from "../record/lineage.ts";
-import { runCommandOf } from "../record/command.ts";
 import type { IndexEntry, IndexFilter, ListPage } from "./types.ts";
 
 /** A well-formed proof id (lowercase hex SHA-256). */
@@ -38,15 +38,17 @@ export function indexFieldsOf(record: JsonValue): IndexFields | undefined {
   if (!isJsonObject(record)) return undefined;
   const id = isJsonObject(record.identity) ? record.identity : {};
   const verdict = isJsonObject(record.verdict) ? record.verdict : {};
-  // A comparative record's baseline option is not part of its substrate.
-  const m = runCommandOf(record);
-  if (typeof id.proof_id !== "string" || !PROOF_ID.test(id.proof_id) || !m) return undefined;
+  const repro = isJsonObject(record.reproduction) ? record.reproduction : {};
+  const parts = typeof repro.command === "string"
+    ? parseReproductionCommand(repro.command)
+    : undefined;
+  if (typeof id.proof_id !== "string" || !PROOF_ID.test(id.proof_id) || !parts) return undefined;
   const threshold = isJsonObject(verdict.threshold) ? verdict.threshold : {};
   const created = typeof id.created_at === "string" ? id.created_at : "";
   return {
     proof_id: id.proof_id,
-    scenario: m.scenario,
-    substrate: m.substrate,
+    scenario: declaredScenarioName(record) ?? parts.scenario,
+    substrate: parts.substrate,
     outcome: typeof verdict.outcome === "string" ? verdict.outcome : "",
     metric: typeof threshold.metric === "string" ? threshold.metric : "",
     observed_value: typeof verdict.observed_value === "number"

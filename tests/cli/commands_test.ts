@@ -48,3 +48,15 @@ Deno.test("option-parsing errors go through the error table: usage_error, exit 6
   assert.match(missing.stderr, /^empiric: usage_error: missing required argument/);
   assert.doesNotMatch(missing.stderr + typo.stderr, /^error:/m);
 });
+
+Deno.test("shared options are declared once, in src/cli/options.ts", async () => {
+  const dir = new URL("../../src/cli/commands/", import.meta.url);
+  const repeated: string[] = [];
+  for await (const e of Deno.readDir(dir)) {
+    const text = await Deno.readTextFile(new URL(e.name, dir));
+    for (const flag of ["--key <", "--key-file <", "--store <", "--port <", "--scenario-dir <"]) {
+      if (text.includes(`"${flag}`)) repeated.push(`${e.name}: ${flag}`);
+    }
+  }
+  assert.deepEqual(repeated, []);
+});

@@ -401,3 +401,74 @@ Deno.test("a closed standard output (empiric … | head) ends quietly", async ()
   assert.match(new TextDecoder().decode(out.stdout), /exit=141/, stderr);
   assert.equal(stderr, "", "nothing on stderr: not a bug report, not a stack");
 });
+
+Deno.test("the reproduction command pasted into a shell runs the same claim again", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "empiric-repro-" });
+  try {
+    // A scenario outside ./scenarios/ (named by its path) and one inside (named by its name),
+    // on a substrate whose command line needs quoting.
+    const scenario = (await Deno.readTextFile(
+      new URL("../../fixtures/scenarios/arithmetic-accuracy.yaml", import.meta.url),
+    )).replace(
+      "../corpora/arithmetic.jsonl",
+      new URL("../../fixtures/corpora/arithmetic.jsonl", import.meta.url).pathname,
+    );
+    await Deno.mkdir(`${dir}/claims`);
+    await Deno.mkdir(`${dir}/scenarios`);
+    await Deno.mkdir(`${dir}/my substrate`);
+    await Deno.writeTextFile(`${dir}/claims/arith.yaml`, scenario);
+    await Deno.writeTextFile(
+      `${dir}/scenarios/renamed.yaml`,
+      scenario.replace("name: arithmetic-accuracy", "name: arith-by-name"),
+    );
+    await Deno.copyFile(PY_CALC, `${dir}/my substrate/calc's.py`);
+    // `empiric` on PATH: the real entry point with the binary's permissions.
+    await Deno.mkdir(`${dir}/bin`);
+    const cli = new URL("../../cli.ts", import.meta.url).pathname;
+    await Deno.writeTextFile(
+      `${dir}/bin/empiric`,
+      `#!/bin/sh\nexec "${Deno.execPath()}" run --allow-read --allow-write --allow-env --allow-net --allow-run --allow-sys "${cli}" "$@"\n`,
+    );
+    await Deno.chmod(`${dir}/bin/empiric`, 0o755);
+    const substrate = `cmd:python3 "my substrate/calc's.py"`;
+    for (
+      const [scenarioArg, expected] of [["claims/arith.yaml", "claims/arith.yaml"], [
+        "arith-by-name",
+        "arith-by-name",
+      ]]
+    ) {
+      const first = await runCli([
+        "run",
+        scenarioArg,
+        "--substrate",
+        substrate,
+        "--no-store",
+        "--out",
+        `${dir}/first.json`,
+        "--force",
+        "-q",
+      ], { env: KEY, cwd: dir });
+      assert.equal(first.code, 0, first.stderr);
+      const record = JSON.parse(await Deno.readTextFile(`${dir}/first.json`));
+      const command: string = record.reproduction.command;
+      assert.equal(
+        command,
+        `empiric run ${expected} --substrate 'cmd:python3 "my substrate/calc'\\''s.py"'`,
+      );
+      const again = await new Deno.Command("sh", {
+        args: ["-c", `${command} --no-store --out second.json --force -q`],
+        cwd: dir,
+        env: { ...KEY, PATH: `${dir}/bin:${Deno.env.get("PATH")}`, NO_COLOR: "1" },
+        stdout: "piped",
+        stderr: "piped",
+      }).output();
+      assert.equal(again.code, 0, new TextDecoder().decode(again.stderr));
+      const second = JSON.parse(await Deno.readTextFile(`${dir}/second.json`));
+      assert.equal(second.reproduction.command, command);
+      assert.equal(second.pre_registration.config_hash, record.pre_registration.config_hash);
+      assert.equal(second.verdict.outcome, "VALIDATED");
+    }
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});

@@ -366,3 +366,26 @@ Deno.test("the CloudEvents SDK as a receiver: binary re-parses a string body, st
   assert.notDeepEqual(new Uint8Array((st.data as Uint32Array).buffer), bytes);
   assert.deepEqual(Uint8Array.from(st.data as Uint32Array), bytes);
 });
+
+Deno.test("a run's event names its observations file by hash (empiricobservations)", async () => {
+  const { runScenarioForTest } = await import("../support/ops.ts");
+  const { TEST_SIGN_KEY, testEnv } = await import("../support/env.ts");
+  const r = await runScenarioForTest({ scenario: "arithmetic-accuracy" }, {
+    env: await testEnv(),
+    key: TEST_SIGN_KEY,
+  });
+  const event = await wrap(r.output.record as never, { source: "urn:empiric:test" });
+  const { sha256Hex } = await import("../../src/crypto/hash.ts");
+  const attrs = event as unknown as Record<string, unknown>;
+  assert.equal(
+    attrs[PROOF_EVENT_EXTENSIONS.observations],
+    `sha256:${await sha256Hex(r.output.bundle.observations)}`,
+  );
+  assert.deepEqual(cloudEventsValidator()(JSON.parse(event.toString())), []);
+  // A record made before observations were kept has no such attribute.
+  const old = await wrap(fixtureText("valid.json"), { source: "urn:empiric:test" });
+  assert.equal(
+    (old as unknown as Record<string, unknown>)[PROOF_EVENT_EXTENSIONS.observations],
+    undefined,
+  );
+});

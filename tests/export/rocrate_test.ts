@@ -840,3 +840,42 @@ Deno.test({
     await Deno.remove(parent, { recursive: true });
   }
 });
+
+Deno.test("CLI: export ro-crate packs a run's bundle (observations and scenario beside the record)", async () => {
+  const parent = await Deno.makeTempDir({ prefix: "empiric-crate-bundle-" });
+  try {
+    const env = { EMPIRIC_SIGN_KEY: "k".repeat(40) };
+    const run = await runCli(
+      ["run", "arithmetic-accuracy", "--out", `${parent}/run.json`, "--no-store", "-q"],
+      { env },
+    );
+    assert.equal(run.code, 0, run.stderr);
+    const cli = await runCli(["export", "ro-crate", `${parent}/run.json`, "--out", `${parent}/c`]);
+    assert.equal(cli.code, 0, cli.stderr);
+    for (
+      const [inCrate, beside] of [
+        ["proof.observations.jsonl", "run.observations.jsonl"],
+        ["proof.scenario.json", "run.scenario.json"],
+      ]
+    ) {
+      assert.deepEqual(
+        await Deno.readFile(`${parent}/c/${inCrate}`),
+        await Deno.readFile(`${parent}/${beside}`),
+        inCrate,
+      );
+    }
+    const meta = JSON.parse(await Deno.readTextFile(`${parent}/c/${RO_CRATE_METADATA_FILENAME}`));
+    const obs = meta["@graph"].find((e: Entity) => e["@id"] === "proof.observations.jsonl");
+    assert.ok(obs, "the observations file is an entity of the crate");
+    assert.equal(obs.encodingFormat, "application/jsonl");
+    const record = JSON.parse(await Deno.readTextFile(`${parent}/run.json`));
+    const ds = record.data.datasets.find((d: { kind: string }) => d.kind === "observations");
+    assert.equal(
+      obs.sha256,
+      ds.content_hash,
+      "the packed file is the record's observations dataset",
+    );
+  } finally {
+    await Deno.remove(parent, { recursive: true });
+  }
+});

@@ -43,6 +43,7 @@ export { CLI_FLAGS };
 export const FIXTURE_KEY = "empiric-record-fixtures-test-key-v1";
 
 export const TOOL_NAMES = [
+  "audit_proof",
   "canonicalize_value",
   "get_scenario_claim",
   "list_scenarios",
@@ -480,10 +481,29 @@ export async function toolSuite(
     resourceTemplates.map((t: Json) => [t.uriTemplate, t.mimeType]).sort(),
     [
       ["empiric://proofs/{proof_id}", "application/json"],
+      ["empiric://proofs/{proof_id}/observations", "application/jsonl"],
       ["empiric://proofs/{proof_id}/report", "text/markdown"],
+      ["empiric://proofs/{proof_id}/scenario", "application/json"],
       ["empiric://scenarios/{name}", "application/json"],
     ],
   );
+  // the bundle: observations and scenario beside the stored record, and an audit of it
+  const obsRes = await client.readResource(`empiric://proofs/${run.proof_id}/observations`);
+  assert.equal(obsRes.contents[0].mimeType, "application/jsonl");
+  assert.equal(obsRes.contents[0].text.split("\n").length - 1, run.measured);
+  const scenarioRes = await client.readResource(`empiric://proofs/${run.proof_id}/scenario`);
+  assert.equal(JSON.parse(scenarioRes.contents[0].text).name, "echo-latency");
+  const audit = await client.call("audit_proof", { proof_id: run.proof_id });
+  assert.equal(audit.isError ?? false, false, JSON.stringify(audit.structuredContent));
+  assert.equal(audit.structuredContent?.agrees, true);
+  const flipped = stored.replace(/"outcome": "(VALIDATED|REFUTED)"/, '"outcome": "INCONCLUSIVE"');
+  const bad = await client.call("audit_proof", {
+    proof_json: flipped,
+    observations_jsonl: obsRes.contents[0].text,
+    scenario_json: scenarioRes.contents[0].text,
+  });
+  assert.equal(bad.isError, true);
+  assert.equal(bad.structuredContent?.agrees, false);
   const { resources } = await client.listResources();
   const uris = resources.map((r: Json) => r.uri);
   assert.ok(uris.includes(`empiric://proofs/${run.proof_id}`), "proof listed");

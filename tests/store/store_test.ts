@@ -47,8 +47,14 @@ Deno.test("eight concurrent `empiric run` processes into one store lose no index
   const p = await page(dir, { limit: 100 });
   assert.equal(p.total, 8);
   assert.deepEqual(p.entries.map((e) => e.proof_id).sort(), [...ids].sort());
-  const files = [...Deno.readDirSync(dir)].map((e) => e.name).filter((n) => n.endsWith(".json"));
-  assert.equal(files.length, 8, "eight record files, no temporary leftovers");
+  const names = [...Deno.readDirSync(dir)].map((e) => e.name);
+  const files = names.filter((n) => /^[0-9a-f]{64}\.json$/.test(n));
+  assert.equal(files.length, 8, "eight record files");
+  assert.deepEqual(names.filter((n) => n.endsWith(".tmp")), [], "no temporary leftovers");
+  for (const id of ids) {
+    assert.ok(names.includes(`${id}.observations.jsonl`), "observations beside each record");
+    assert.ok(names.includes(`${id}.scenario.json`), "the scenario beside each record");
+  }
   assert.ok(![...Deno.readDirSync(dir)].some((e) => e.name.endsWith(".tmp")));
 });
 

@@ -60,6 +60,10 @@ export async function makeRecord(
   repro.command = `empiric run ${spec.scenario ?? m[1]} --substrate ${spec.substrate ?? m[2]}`;
   rec.reproduction = repro;
   if (spec.outcome) rec.verdict = { ...(rec.verdict as JsonObject), outcome: spec.outcome };
+  // The base run's own observations are not carried along: a copy seals only what it is given.
+  const data0 = { ...(rec.data as JsonObject) };
+  data0.datasets = (data0.datasets as JsonObject[]).filter((d) => d.kind !== "observations");
+  rec.data = data0;
   if (spec.observations) {
     const data = { ...(rec.data as JsonObject) };
     data.datasets = [

@@ -14,6 +14,7 @@ from empiric_proof import (
     SECTIONS,
     WireError,
     check_structure,
+    check_verdict,
     parse,
     parse_proof,
     proof_id,
@@ -65,6 +66,8 @@ def test_case_through_parse_proof_and_verify_signature(case: Dict[str, Any]) -> 
     try:
         record = parse_proof(_read(case["file"]))
         ok = verify_signature(record, key if key is not None else b"")
+        if key is None or ok:
+            assert check_verdict(record) in ("pass", "skipped")
     except WireError as exc:
         assert exc.code == case["expect"]
         return
@@ -284,3 +287,12 @@ def test_bodies_assembled_from_parts_equal_the_whole() -> None:
     for r in records:
         body, unsigned = _bodies(r)
         assert _canonical_bodies(r) == (_dumps(body), _dumps(unsigned))
+
+
+def test_verdict_check_skips_records_without_pillar_entities() -> None:
+    assert check_verdict(_record("valid.json")) == "skipped"
+    assert check_verdict(_record("valid-pillars.json")) == "pass"
+    with pytest.raises(WireError) as info:
+        check_verdict(_record("tampered-verdict-flipped.json"))
+    assert info.value.code == "verdict_inconsistent"
+    assert info.value.pointer == "/verdict/outcome"  # type: ignore[attr-defined]

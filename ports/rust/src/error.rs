@@ -43,11 +43,14 @@ pub enum ErrorCode {
     SchemaInvalid,
     /// `key_invalid`: a public key that cannot be read or is of another algorithm.
     KeyInvalid,
+    /// `verdict_inconsistent`: the outcome does not follow from the deciding pillar's evidence,
+    /// the claim's threshold and the recorded decision rule (checked with or without a key).
+    VerdictInconsistent,
 }
 
 impl ErrorCode {
     /// Every code, in the order of the wire-format document.
-    pub const ALL: [ErrorCode; 13] = [
+    pub const ALL: [ErrorCode; 14] = [
         ErrorCode::SyntaxError,
         ErrorCode::DuplicateKey,
         ErrorCode::LoneSurrogate,
@@ -61,6 +64,7 @@ impl ErrorCode {
         ErrorCode::SignatureMismatch,
         ErrorCode::SchemaInvalid,
         ErrorCode::KeyInvalid,
+        ErrorCode::VerdictInconsistent,
     ];
 
     /// The stable code string, e.g. `"duplicate_key"`.
@@ -83,6 +87,7 @@ impl ErrorCode {
             ErrorCode::SignatureMismatch => "signature_mismatch",
             ErrorCode::SchemaInvalid => "schema_invalid",
             ErrorCode::KeyInvalid => "key_invalid",
+            ErrorCode::VerdictInconsistent => "verdict_inconsistent",
         }
     }
 

@@ -50,6 +50,7 @@ mod pipeline;
 mod record;
 mod tape;
 mod value;
+mod verdict;
 
 pub use canonical::{canonicalize, canonicalize_bytes, write_canonical};
 pub use error::{Error, ErrorCode};
@@ -62,3 +63,4 @@ pub use record::{
     Verified, DEMO_KEY, MIN_SIGNING_KEY_LEN, RECORD_SECTIONS,
 };
 pub use value::CanonicalValue;
+pub use verdict::{rule_outcome, verify_verdict, RuleInputs, VerdictCheck};

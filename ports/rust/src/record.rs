@@ -637,8 +637,9 @@ pub fn verify_signature(proof: &Proof, key_bytes: &[u8]) -> Result<bool, Error> 
 }
 
 /// Verifies a record text in the order of the wire format and returns the first failure:
-/// parse errors, `record_structure`, `proof_id_mismatch`, then (only with a key)
-/// `signature_mismatch`. Without a key only the structure and the proof_id are checked.
+/// parse errors, `record_structure`, `proof_id_mismatch`, (only with a key)
+/// `signature_mismatch`, then, with or without a key, `verdict_inconsistent` (the outcome
+/// must follow from the deciding evidence and its rule; see [`crate::verify_verdict`]).
 ///
 /// This is the fast path: the record is checked and canonicalized straight from the parsed
 /// text, without building a [`CanonicalValue`] tree.
@@ -713,6 +714,7 @@ pub struct Verified {
     proof_id: String,
     outcome: Option<String>,
     signature_checked: bool,
+    verdict_checked: bool,
 }
 
 impl Verified {
@@ -747,6 +749,20 @@ impl Verified {
     /// ```
     pub fn signature_checked(&self) -> bool {
         self.signature_checked
+    }
+
+    /// Whether the verdict was checked against the deciding pillar's evidence and rule (and
+    /// followed from them); false for records without pillar entities, which cannot be.
+    ///
+    /// ```
+    /// # let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../../fixtures/records/");
+    /// let pillars = std::fs::read(format!("{dir}valid-pillars.json")).unwrap();
+    /// assert!(empiric_proof::verify_record_bytes(&pillars, None).unwrap().verdict_checked());
+    /// let old = std::fs::read(format!("{dir}valid.json")).unwrap();
+    /// assert!(!empiric_proof::verify_record_bytes(&old, None).unwrap().verdict_checked());
+    /// ```
+    pub fn verdict_checked(&self) -> bool {
+        self.verdict_checked
     }
 }
 
@@ -797,7 +813,9 @@ pub(crate) fn verify_tape_with(
     if signature_ok == Some(false) {
         return Err(signature_mismatch());
     }
+    let verdict = crate::verdict::check(crate::verdict::At { tape, index: 0 })?;
     Ok(Verified {
+        verdict_checked: verdict == crate::verdict::VerdictCheck::Pass,
         proof_id: stored_id.to_owned(),
         outcome: tape
             .get(0, "verdict")

@@ -1069,6 +1069,19 @@ impl<'a> Tape<'a> {
         }
     }
 
+    /// The node indices of the elements of the array at `index`, in order.
+    pub(crate) fn elements(&self, index: usize) -> Vec<usize> {
+        let mut out = Vec::new();
+        if let Some(Node::Array { end }) = self.nodes.get(index) {
+            let mut at = index + 1;
+            while at < *end {
+                out.push(at);
+                at = self.next(at);
+            }
+        }
+        out
+    }
+
     /// The key node indices of the object at `index`, in key order.
     pub(crate) fn members(&self, index: usize) -> Option<&[usize]> {
         match self.nodes.get(index) {

@@ -76,14 +76,21 @@ fn step_by_step_api_agrees_with_cases() {
         let text = String::from_utf8(read(&case.file)).unwrap();
         let step = match parse_proof(&text) {
             Err(e) => e.code().to_owned(),
-            Ok(proof) => match &case.key {
-                None => outcome(empiric_proof::verify_proof_id(&proof)),
-                Some(key) => match verify_signature(&proof, key) {
-                    Ok(true) => "valid".to_owned(),
-                    Ok(false) => ErrorCode::SignatureMismatch.as_str().to_owned(),
-                    Err(e) => e.code().to_owned(),
-                },
-            },
+            Ok(proof) => {
+                let checked = match &case.key {
+                    None => outcome(empiric_proof::verify_proof_id(&proof)),
+                    Some(key) => match verify_signature(&proof, key) {
+                        Ok(true) => "valid".to_owned(),
+                        Ok(false) => ErrorCode::SignatureMismatch.as_str().to_owned(),
+                        Err(e) => e.code().to_owned(),
+                    },
+                };
+                if checked == "valid" {
+                    outcome(empiric_proof::verify_verdict(&proof).map(drop))
+                } else {
+                    checked
+                }
+            }
         };
         assert_eq!(step, case.expect, "{}", case.file);
     }

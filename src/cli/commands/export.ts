@@ -31,6 +31,7 @@ import { verifyAttestation } from "../../attest/verify.ts";
 import { isSigstoreBundle, publicKeySigner, signEnvelope } from "../../attest/dsse.ts";
 import { collect, readPolicyFile, readPublicKeys, readSigningKeys } from "./keys.ts";
 import { DEFAULT_PROOF_FILENAME, writeRoCrate } from "../../export/rocrate.ts";
+import { bundlePaths } from "../../run/bundle_paths.ts";
 import {
   DEFAULT_NAMESPACE,
   postOpenLineageEvent,
@@ -38,6 +39,7 @@ import {
 } from "../../export/openlineage.ts";
 import { cliKey, formatProblem, readInput } from "../context.ts";
 import type { AnyCommand, CliHost } from "../host.ts";
+import { keyFileOption, keyOption } from "../options.ts";
 
 async function emit(host: CliHost, text: string, out: string | undefined): Promise<void> {
   if (out) {
@@ -223,8 +225,9 @@ function exportCommand(host: CliHost): AnyCommand {
 
   cmd.command("ro-crate")
     .description(
-      "Write an RO-Crate 1.2 directory holding the proof file and ro-crate-metadata.json. " +
-        "Refuses an existing directory unless --overwrite.",
+      "Write an RO-Crate 1.2 directory holding the proof file, its bundle (the observations and " +
+        "scenario files beside it, when there) and ro-crate-metadata.json. Refuses an existing " +
+        "directory unless --overwrite.",
     )
     .argument("<proof>", "record file, or -")
     .requiredOption("--out <dir>", "the crate directory to create")
@@ -274,10 +277,40 @@ function exportCommand(host: CliHost): AnyCommand {
           `empiric: note: RO-Crate 1.2 recommends what this crate lacks: ${missing.join(", ")}\n`,
         );
       }
+      // The bundle beside the record (R.observations.jsonl, R.scenario.json) goes in too.
+      const bundleFiles = [];
+      if (path !== "-") {
+        const beside = bundlePaths(path);
+        const stem = opts.proofFilename.replace(/\.json$/, "");
+        const parts = [
+          {
+            file: beside.observations,
+            name: `${stem}.observations.jsonl`,
+            encodingFormat: "application/jsonl",
+            description:
+              "The run's observations: one canonical JSON object per measured item (the record's observations dataset)",
+            relation: "output" as const,
+          },
+          {
+            file: beside.scenario,
+            name: `${stem}.scenario.json`,
+            encodingFormat: "application/json",
+            description:
+              "The normalized scenario the run registered (its SHA-256 is the record's config_hash)",
+            relation: "input" as const,
+          },
+        ];
+        for (const { file, ...f } of parts) {
+          if (await host.stat(file) === "file") {
+            bundleFiles.push({ ...f, bytes: await readInput(host, file) });
+          }
+        }
+      }
       const dir = await writeRoCrate(await readInput(host, path), opts.out, {
         overwrite: opts.overwrite === true,
         proofFilename: opts.proofFilename,
         extraRootMetadata: extra,
+        bundleFiles,
       });
       host.stdout(dir + "\n");
     });
@@ -350,10 +383,8 @@ function importCommand(host: CliHost, setExit?: (code: number) => void): AnyComm
         "otherwise; a record that fails is not printed.",
     )
     .argument("<file>", "event file, or -")
-    .addOption(
-      new Option("--key <text>", "record key as text; also EMPIRIC_SIGN_KEY").conflicts("keyFile"),
-    )
-    .option("--key-file <path>", "read the record key from a file")
+    .addOption(keyOption("record key as text; also EMPIRIC_SIGN_KEY"))
+    .addOption(keyFileOption("read the record key from a file"))
     .option("--out <file>", "write the record to a file instead of standard output")
     .action(async (path, opts) => {
       const { unwrap } = await import("../../export/cloudevents.ts");
@@ -401,10 +432,8 @@ function verifyDsseCommand(host: CliHost, setExit?: (code: number) => void): Any
       "trust policy: trusted keys or key ids, min_signatures, predicate_types, outcomes",
     )
     .option("--dsse-key-file <path>", "file holding an HMAC DSSE key")
-    .addOption(
-      new Option("--key <text>", "record key as text; also EMPIRIC_SIGN_KEY").conflicts("keyFile"),
-    )
-    .option("--key-file <path>", "read the record key from a file")
+    .addOption(keyOption("record key as text; also EMPIRIC_SIGN_KEY"))
+    .addOption(keyFileOption("read the record key from a file"))
     .option("--json", "print the result as one JSON object")
     .action(async (path, opts) => {
       if (opts.publicKey || opts.policy) {

@@ -10,7 +10,13 @@ import { AUTH_MODES, type AuthMode } from "../../http/auth.ts";
 import { DEFAULT_BODY_TIMEOUT_MS, DEFAULT_MAX_BODY_BYTES } from "../../http/input.ts";
 import { cliKey } from "../context.ts";
 import type { AnyCommand, CliHost } from "../host.ts";
-import { STORE_HELP } from "../options.ts";
+import {
+  keyFileOption,
+  keyOption,
+  portOption,
+  scenarioDirOption,
+  storeOption,
+} from "../options.ts";
 
 /** Default port of `empiric http serve`. */
 export const DEFAULT_HTTP_PORT = 8787;
@@ -53,11 +59,7 @@ export function httpCommand(host: CliHost): AnyCommand {
         "JSON log line per request. SIGINT/SIGTERM: in-flight requests finish.",
     )
     .option("--host <host>", "address to listen on", "127.0.0.1")
-    .option(
-      "--port <port>",
-      "port (0: any free port; the bound one is printed)",
-      String(DEFAULT_HTTP_PORT),
-    )
+    .addOption(portOption("port (0: any free port; the bound one is printed)", DEFAULT_HTTP_PORT))
     .option("--workers <n>", "server instances sharing the port (Linux: SO_REUSEPORT)", "1")
     .addOption(
       new Option(
@@ -77,21 +79,16 @@ export function httpCommand(host: CliHost): AnyCommand {
       "--allow-cmd-substrates",
       "let clients name cmd: substrates in POST /runs (runs their command line on this machine)",
     )
-    .option("--store <dir|url>", STORE_HELP)
-    .option("--scenario-dir <dir>", "directory of scenario files", "scenarios")
+    .addOption(storeOption())
+    .addOption(scenarioDirOption())
     .option("--max-body-bytes <n>", "largest request body accepted", String(DEFAULT_MAX_BODY_BYTES))
     .option(
       "--body-timeout-ms <n>",
       "time a client has to send a request body (408 after it)",
       String(DEFAULT_BODY_TIMEOUT_MS),
     )
-    .addOption(
-      new Option(
-        "--key <text>",
-        "HMAC key as text (verifies records, signs runs); also EMPIRIC_SIGN_KEY",
-      ).conflicts("keyFile"),
-    )
-    .option("--key-file <path>", "read the HMAC key from a file")
+    .addOption(keyOption("HMAC key as text (verifies records, signs runs); also EMPIRIC_SIGN_KEY"))
+    .addOption(keyFileOption())
     .action(async (opts) => {
       const serve = await import("../../http/serve.ts");
       if (host.env(serve.INSTANCE_ENV) === "1") {
@@ -102,7 +99,7 @@ export function httpCommand(host: CliHost): AnyCommand {
         });
         return;
       }
-      const port = wholeNumber("--port", opts.port, 0, 65535);
+      const port = opts.port;
       const workers = wholeNumber("--workers", opts.workers, 1, 64);
       const maxBodyBytes = wholeNumber("--max-body-bytes", opts.maxBodyBytes, 1, 2 ** 31);
       const bodyTimeoutMs = wholeNumber("--body-timeout-ms", opts.bodyTimeoutMs, 1, 2 ** 31 - 1);

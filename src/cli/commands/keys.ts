@@ -57,10 +57,7 @@ export async function readPolicyFile(
   });
 }
 
-/** Collect a repeatable option's values. */
-export function collect(value: string, previous: string[] | undefined): string[] {
-  return [...(previous ?? []), value];
-}
+export { collect } from "../options.ts";
 
 /**
  * Write a new file atomically, refusing to replace one (`already_exists`): the bytes go to a

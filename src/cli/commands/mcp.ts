@@ -10,30 +10,24 @@ import { Command, Option } from "@commander-js/extra-typings";
 import { resolve } from "node:path";
 import { DEFAULT_DEMO_KEY } from "../../ops/keys.ts";
 import { isDatabaseLocation, shownStoreLocation } from "../../ops/store_location.ts";
-import { UsageError } from "../../errors/errors.ts";
 import { createMcpContext } from "../../mcp/context.ts";
 import { empiricServerFactory } from "../../mcp/server.ts";
 import { serveMcpHttp, serveMcpStdio } from "../../mcp/serve.ts";
 import { cliKey } from "../context.ts";
 import type { AnyCommand, CliHost } from "../host.ts";
-import { STORE_HELP } from "../options.ts";
+import {
+  collect,
+  keyFileOption,
+  keyOption,
+  portOption,
+  scenarioDirOption,
+  storeOption,
+} from "../options.ts";
 
 /** Default port of the HTTP transports. */
 export const DEFAULT_MCP_PORT = 8765;
 
 const TRANSPORTS = ["stdio", "sse", "streamable-http"] as const;
-
-function parsePort(v: string): number {
-  const n = Number(v);
-  if (!/^\d+$/.test(v) || n > 65535) {
-    throw new UsageError(`--port takes a number from 0 to 65535, got ${JSON.stringify(v)}`);
-  }
-  return n;
-}
-
-function collect(v: string, prev: string[] = []): string[] {
-  return [...prev, v];
-}
 
 /** The `mcp` command group. */
 export function mcpCommand(host: CliHost): AnyCommand {
@@ -57,12 +51,7 @@ export function mcpCommand(host: CliHost): AnyCommand {
         .default("stdio" as const),
     )
     .option("--host <address>", "address the HTTP transports bind", "127.0.0.1")
-    .option(
-      "--port <n>",
-      `port of the HTTP transports (0: any free port)`,
-      parsePort,
-      DEFAULT_MCP_PORT,
-    )
+    .addOption(portOption("port of the HTTP transports (0: any free port)", DEFAULT_MCP_PORT))
     .option("--token <token>", "bearer token HTTP clients must send; also EMPIRIC_MCP_TOKEN")
     .option(
       "--allow-origin <origin>",
@@ -70,14 +59,13 @@ export function mcpCommand(host: CliHost): AnyCommand {
       collect,
     )
     .addOption(
-      new Option(
-        "--key <text>",
+      keyOption(
         "HMAC key to verify and sign with (at least 32 bytes to sign); also EMPIRIC_SIGN_KEY",
-      ).conflicts("keyFile"),
+      ),
     )
-    .option("--key-file <path>", "read the key from a file")
-    .option("--store <dir|url>", STORE_HELP)
-    .option("--scenario-dir <dir>", "directory of scenario files", "scenarios")
+    .addOption(keyFileOption())
+    .addOption(storeOption())
+    .addOption(scenarioDirOption())
     .option(
       "--allow-cmd-substrates",
       "HTTP transports: let run_scenario start cmd: substrates (always allowed over stdio)",

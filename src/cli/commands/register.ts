@@ -11,6 +11,7 @@ import type { OpsEnvironment } from "../../ops/environment.ts";
 import { registerScenarioOp } from "../../ops/register_scenario.ts";
 import { writeFileAtomic } from "../../fs/atomic.ts";
 import type { AnyCommand, CliHost } from "../host.ts";
+import { scenarioDirOption } from "../options.ts";
 import { collect, readSigningKeys } from "./keys.ts";
 
 /** The `register` command. */
@@ -30,7 +31,7 @@ export function registerCommand(host: CliHost, env: () => Promise<OpsEnvironment
       collect,
     )
     .option("--out <file>", "write the envelope to a file instead of standard output")
-    .option("--scenario-dir <dir>", "directory searched for scenario names", "scenarios")
+    .addOption(scenarioDirOption())
     .option("--json", "print a JSON summary (digest, hashes, key ids, the envelope)")
     .action(async (scenario, opts) => {
       const signingKeys = await readSigningKeys(host, opts.signingKey);

@@ -101,6 +101,19 @@ export function runCommand(
     )
     .argument("<scenario>", "scenario name or file")
     .option("--substrate <spec>", "system under test (default: the scenario's default_substrate)")
+    .option(
+      "--observations <file>",
+      "judge these results instead of running a substrate (with --from; docs/importers.md)",
+    )
+    .addOption(
+      new Option("--from <format>", "format of --observations").choices(
+        ["hyperfine", "pytest-benchmark", "k6", "jsonl"] as const,
+      ),
+    )
+    .option(
+      "--select <name>",
+      "with --observations: the command (hyperfine), benchmark (pytest-benchmark) or metric (k6) to take",
+    )
     .addOption(keyOption("HMAC signing key as text (at least 32 bytes); also EMPIRIC_SIGN_KEY"))
     .addOption(keyFileOption())
     .addOption(storeOption())
@@ -208,6 +221,22 @@ export function runCommand(
         );
       }
       if (opts.eventsUrl) await checkEventsUrlAsync(opts.eventsUrl, "--events-url");
+      if ((opts.observations === undefined) !== (opts.from === undefined)) {
+        throw new UsageError("--observations FILE and --from FORMAT go together");
+      }
+      if (opts.observations !== undefined && opts.substrate !== undefined) {
+        throw new UsageError("--observations judges results made elsewhere: leave out --substrate");
+      }
+      if (opts.select !== undefined && opts.observations === undefined) {
+        throw new UsageError("--select applies only with --observations");
+      }
+      const imported = opts.observations === undefined ? undefined : {
+        observations: new TextDecoder().decode(await readInput(host, opts.observations)),
+        observations_format: opts.from,
+        observations_name: opts.observations.slice(opts.observations.lastIndexOf("/") + 1) ||
+          "results",
+        ...(opts.select !== undefined ? { select: opts.select } : {}),
+      };
       const e = await env();
       const registration = await registrationOption(host, opts);
       const key = (await cliKey(host, opts, true))!;
@@ -249,6 +278,7 @@ export function runCommand(
             baseline_substrate_name: opts.baselineSubstrateName,
             baseline_substrate_commit: opts.baselineSubstrateCommit,
             baseline: opts.baseline,
+            ...imported,
           },
           ops,
           {

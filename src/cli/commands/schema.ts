@@ -3,7 +3,7 @@
  *
  * @module
  */
-import { Command, Option } from "@commander-js/extra-typings";
+import { Command } from "@commander-js/extra-typings";
 import { EXIT } from "../../errors/codes.ts";
 import { asEmpiricError, UsageError } from "../../errors/errors.ts";
 import { parseJson } from "../../json/parse.ts";
@@ -12,6 +12,7 @@ import { formatSummary, summarizeRecord } from "../../ops/keys.ts";
 import { verifyProofImpl, type VerifyProofResult } from "../../ops/verify_proof.ts";
 import { cliKey, formatProblem, readInput } from "../context.ts";
 import type { AnyCommand, CliHost } from "../host.ts";
+import { keyFileOption, keyOption } from "../options.ts";
 
 /** Walk a directory depth-first in sorted order, yielding `*.json` files (bounded memory). */
 export async function* walkJsonFiles(host: CliHost, dir: string): AsyncGenerator<string> {
@@ -21,7 +22,11 @@ export async function* walkJsonFiles(host: CliHost, dir: string): AsyncGenerator
     if (e.name.startsWith(".")) continue;
     const path = dir.endsWith("/") ? dir + e.name : `${dir}/${e.name}`;
     if (e.isDirectory) dirs.push(path);
-    else if ((e.isFile || e.isSymlink) && e.name.endsWith(".json")) files.push(path);
+    else if (
+      (e.isFile || e.isSymlink) && e.name.endsWith(".json") && !e.name.endsWith(".scenario.json")
+    ) {
+      files.push(path); // a bundle's scenario file is not a record
+    }
   }
   files.sort();
   dirs.sort();
@@ -90,12 +95,8 @@ export function schemaCommand(host: CliHost, setExit: (code: number) => void): A
         "Exit 0 when every record passes, 2 on any failure.",
     )
     .argument("<path>", "record file, or a directory with --recursive")
-    .addOption(
-      new Option("--key <text>", "HMAC key as text (UTF-8); also EMPIRIC_SIGN_KEY").conflicts(
-        "keyFile",
-      ),
-    )
-    .option("--key-file <path>", "read the HMAC key from a file (one trailing newline ignored)")
+    .addOption(keyOption())
+    .addOption(keyFileOption())
     .option("--demo-key", "verify with the public demo key (for records made by the demo)")
     .option("-r, --recursive", "validate every *.json file below a directory")
     .option("--json", "print one JSON object per file, then a summary object (JSON Lines)")

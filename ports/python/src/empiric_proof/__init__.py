@@ -34,6 +34,7 @@ from ._record import (
     verify_record,
     verify_signature,
 )
+from ._verdict import check_verdict, rule_outcome
 from .errors import WireError
 
 __version__ = "0.1.0"
@@ -54,6 +55,8 @@ __all__ = [
     "verify_signature",
     "verify_record",
     "sign_record",
+    "check_verdict",
+    "rule_outcome",
     "JSONValue",
     "SECTIONS",
     "MAX_DEPTH",

@@ -1,4 +1,4 @@
-"""Command line: ``python -m empiric_proof {verify,canon-lines,bench}``.
+"""Command line: ``python -m empiric_proof {verify,verify-dsse,audit,analyze,canon-lines,bench}``.
 
 Exit status: 0 when every file verifies, 2 when one does not (or cannot be read), 64 for a
 usage error. Output lines are ``OK <path> <proof_id>`` or ``FAIL <path>: <code>: <message>``.
@@ -85,6 +85,30 @@ def _build_parser() -> _Parser:
     d.add_argument("files", nargs="+", metavar="FILE")
     d.add_argument("--public-key", action="append", required=True, metavar="PUB",
                    help="SubjectPublicKeyInfo PEM public key; repeatable")
+
+    a = sub.add_parser(
+        "audit",
+        help="recompute a record's evidence and verdict from its observations",
+        description="Check that RECORD's hashes seal its observations and scenario (by default "
+        "R.observations.jsonl and R.scenario.json beside R.json), then recompute every evidence "
+        "number, pillar entity and the verdict from the observations under the pre-registered "
+        "plan, independently of the TypeScript core; numbers must agree to 1e-12 relative. "
+        "Exit 0 when everything agrees, 2 otherwise.",
+    )
+    a.add_argument("record", metavar="RECORD")
+    a.add_argument("--observations", metavar="F", help="the observations file")
+    a.add_argument("--scenario", metavar="F", help="the scenario file")
+    a.add_argument("--json", action="store_true", help="print the result as JSON")
+    _add_key_options(a)
+
+    n = sub.add_parser(
+        "analyze",
+        help="recompute the evidence of observations under a scenario (JSON)",
+        description="Print, as JSON, the evidence entries, pillar entity numbers and verdict "
+        "that the observations give under the normalized scenario.",
+    )
+    n.add_argument("--scenario", metavar="F", required=True)
+    n.add_argument("--observations", metavar="F", required=True)
 
     b = sub.add_parser(
         "bench",
@@ -229,6 +253,73 @@ def _cmd_bench(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def _beside(record: str, suffix: str) -> str:
+    stem = record[:-5] if record.endswith(".json") else record
+    return stem + suffix
+
+
+def _read_bytes(path: str) -> bytes:
+    with open(path, "rb") as f:
+        return f.read()
+
+
+def _cmd_audit(args: argparse.Namespace) -> int:
+    from ._audit import AuditError, audit
+
+    out = sys.stdout
+    path: str = args.record
+    try:
+        key = _load_key(args)
+    except _KeyError as exc:
+        _fail_line(out, path, IO_ERROR, str(exc))
+        return EXIT_FAIL
+    files = {
+        "record": path,
+        "observations": args.observations or _beside(path, ".observations.jsonl"),
+        "scenario": args.scenario or _beside(path, ".scenario.json"),
+    }
+    data = {}
+    for what, p in files.items():
+        try:
+            data[what] = _read_bytes(p)
+        except OSError as exc:
+            _fail_line(out, path, IO_ERROR, f"cannot read the {what} file {p}: "
+                       f"{exc.strerror or exc}")
+            return EXIT_FAIL
+    try:
+        r = audit(data["record"], data["observations"], data["scenario"], key)
+    except (WireError, AuditError) as exc:
+        _fail_line(out, path, exc.code, str(exc))
+        return EXIT_FAIL
+    if args.json:
+        out.write(json.dumps(r) + "\n")
+    else:
+        rc = r["recomputed"]
+        head = "AGREES " if r["agrees"] else "DIFFERS"
+        tail = f" recomputed {rc['outcome']} from {rc['measured']} observations" if rc else ""
+        out.write(f"{head} {path}{tail}\n")
+        for p in r["problems"]:
+            out.write(f"  {p['code']}: {p['message']}\n")
+        for d in r["differences"]:
+            out.write(f"  {d['pointer']}: {d['code']}: recorded {d['recorded']!r}, "
+                      f"recomputed {d['recomputed']!r}\n")
+    return EXIT_OK if r["agrees"] else EXIT_FAIL
+
+
+def _cmd_analyze(args: argparse.Namespace) -> int:
+    from ._audit import analyze, read_observations
+
+    scenario = parse(_read_bytes(args.scenario))
+    obs = read_observations(_read_bytes(args.observations))
+    a = analyze(scenario, obs)
+    sys.stdout.write(json.dumps({
+        "outcome": a["outcome"],
+        "observed_value": a["observed_value"],
+        "pillars": [{"evidence": p["evidence"], "attrs": p["attrs"]} for p in a["pillars"]],
+    }) + "\n")
+    return EXIT_OK
+
+
 EXIT_UNAVAILABLE = 69  # EX_UNAVAILABLE: a needed component is missing
 
 
@@ -282,7 +373,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     args = parser.parse_args(argv)
     if args.command is None:
         parser.print_usage(sys.stderr)
-        sys.stderr.write(f"{PROG}: error: a command is required (verify, verify-dsse, canon-lines, bench)\n")
+        sys.stderr.write(f"{PROG}: error: a command is required (verify, verify-dsse, audit, analyze, canon-lines, bench)\n")
         return EXIT_USAGE
     try:
         if args.command == "verify":
@@ -291,6 +382,10 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
             return _cmd_canon_lines(args)
         if args.command == "verify-dsse":
             return _cmd_verify_dsse(args)
+        if args.command == "audit":
+            return _cmd_audit(args)
+        if args.command == "analyze":
+            return _cmd_analyze(args)
         return _cmd_bench(args)
     except KeyboardInterrupt:
         return 130

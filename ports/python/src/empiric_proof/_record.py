@@ -24,6 +24,7 @@ from ._canonical import (
     canonicalize,
 )
 from ._parse import parse
+from ._verdict import check_verdict
 from .errors import PROOF_ID_MISMATCH, RECORD_STRUCTURE, SIGNATURE_MISMATCH, WireError
 
 __all__ = [
@@ -241,6 +242,7 @@ def _verify(text: Text, key: Optional[Key]) -> Dict[str, Any]:
     data, _ = _check_proof_id(record, trusted=True)
     if k is not None and not _hmac_matches(k, data, record["signature"]["signature"]):
         raise WireError(SIGNATURE_MISMATCH, "the signature does not match under the given key")
+    check_verdict(record)
     return record
 
 
@@ -248,9 +250,11 @@ def verify_record(text: Text, key: Optional[Key]) -> None:
     """Verify a proof record file; raise :class:`~empiric_proof.WireError` on the first failure.
 
     The steps, in order: parse strictly (parse codes), check the structure
-    (``record_structure``), recompute the proof_id (``proof_id_mismatch``), and, when ``key``
-    is not ``None``, recompute the HMAC (``signature_mismatch``). With ``key=None`` the
-    signature is not checked: only structure and proof_id.
+    (``record_structure``), recompute the proof_id (``proof_id_mismatch``), when ``key``
+    is not ``None`` recompute the HMAC (``signature_mismatch``), and, with or without a key,
+    check that the verdict follows from the deciding evidence and its rule
+    (``verdict_inconsistent``; skipped for records without pillar entities). With
+    ``key=None`` the signature is not checked.
 
     >>> import json
     >>> key = b"k" * 32

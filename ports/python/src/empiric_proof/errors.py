@@ -31,6 +31,7 @@ __all__ = [
     "RECORD_STRUCTURE",
     "PROOF_ID_MISMATCH",
     "SIGNATURE_MISMATCH",
+    "VERDICT_INCONSISTENT",
     "PARSE_CODES",
     "CANONICAL_CODES",
     "RECORD_CODES",
@@ -55,6 +56,9 @@ KEY_TOO_SHORT = "key_too_short"
 RECORD_STRUCTURE = "record_structure"
 PROOF_ID_MISMATCH = "proof_id_mismatch"
 SIGNATURE_MISMATCH = "signature_mismatch"
+# The outcome does not follow from the deciding pillar's evidence, threshold and rule
+# (docs/record.md, "Verdict consistency"); checked with or without a key.
+VERDICT_INCONSISTENT = "verdict_inconsistent"
 
 PARSE_CODES: Tuple[str, ...] = (
     SYNTAX_ERROR,
@@ -72,7 +76,12 @@ CANONICAL_CODES: Tuple[str, ...] = (
     INT_OUT_OF_RANGE,
     DEPTH_EXCEEDED,
 )
-RECORD_CODES: Tuple[str, ...] = (RECORD_STRUCTURE, PROOF_ID_MISMATCH, SIGNATURE_MISMATCH)
+RECORD_CODES: Tuple[str, ...] = (
+    RECORD_STRUCTURE,
+    PROOF_ID_MISMATCH,
+    SIGNATURE_MISMATCH,
+    VERDICT_INCONSISTENT,
+)
 
 
 class WireError(ValueError):

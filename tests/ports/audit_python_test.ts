@@ -1,0 +1,141 @@
+// The Python port's audit, written independently, agrees with the TypeScript analysis to 1e-12
+// relative: on every built-in scenario's run (a whole bundle, through `audit`) and on fuzzed
+// scenarios and observation files (through `analyze`), for every interval method.
+import assert from "node:assert/strict";
+import { ROOT, TEST_SIGN_KEY, testEnv } from "../support/env.ts";
+import { runScenarioForTest } from "../support/ops.ts";
+import { builtinScenarioNames } from "../../src/scenario/resolve.ts";
+import { prettyJson } from "../../src/json/mod.ts";
+import { observationsJsonl, scenarioJson } from "../../src/run/bundle.ts";
+import { observationsDataset } from "../../src/run/bundle.ts";
+import { signRecord } from "../../src/record/sign.ts";
+import type { ProofRecord } from "../../src/record/types.ts";
+import { compareAnalyses, fuzzCases, typescriptAnalysis } from "../support/audit_fuzz.ts";
+
+const havepython = await new Deno.Command("python3", { args: ["--version"], stdout: "null" })
+  .output().then((o) => o.success, () => false);
+if (!havepython && Deno.env.get("EMPIRIC_REQUIRE_ALL") === "1") throw new Error("python3 needed");
+
+async function python(args: string[]): Promise<{ code: number; out: string }> {
+  const o = await new Deno.Command("python3", {
+    args: ["-m", "empiric_proof", ...args],
+    env: { PYTHONPATH: `${ROOT}ports/python/src` },
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
+  return {
+    code: o.code,
+    out: new TextDecoder().decode(o.stdout) + new TextDecoder().decode(o.stderr),
+  };
+}
+
+Deno.test({
+  name: "Python audit: every built-in scenario's bundle agrees; a re-signed change does not",
+  ignore: !havepython,
+}, async () => {
+  const dir = await Deno.makeTempDir();
+  const keyText = new TextDecoder().decode(TEST_SIGN_KEY);
+  for (const name of builtinScenarioNames()) {
+    const r = await runScenarioForTest({ scenario: name }, {
+      env: await testEnv(),
+      key: TEST_SIGN_KEY,
+    });
+    const base = `${dir}/${name}`;
+    await Deno.writeTextFile(`${base}.json`, prettyJson(r.output.record as never));
+    await Deno.writeFile(`${base}.observations.jsonl`, r.output.bundle.observations);
+    await Deno.writeFile(`${base}.scenario.json`, r.output.bundle.scenario);
+    const ok = await python(["audit", `${base}.json`, "--key", keyText]);
+    assert.equal(ok.code, 0, ok.out);
+    assert.match(ok.out, new RegExp(`^AGREES .* recomputed ${r.outcome} `));
+
+    // One observation changed, the record re-sealed over it with the key: the signature and the
+    // verdict check pass (schema validate --key), the audit does not.
+    const obs = structuredClone(r.output.observations);
+    const metric = Object.keys(obs[0].metrics).find((m) => obs[0].metrics[m] !== null)!;
+    obs[0].metrics[metric] = obs[0].metrics[metric] === 1 ? 0 : 1;
+    const changed = observationsJsonl(obs);
+    const record = structuredClone(r.output.record) as ProofRecord;
+    const i = record.data.datasets.findIndex((d) => d.kind === "observations");
+    record.data.datasets[i] = await observationsDataset(changed, obs.length);
+    const { signature: _s, ...body } = record;
+    const resigned = await signRecord(body as never, TEST_SIGN_KEY);
+    await Deno.writeTextFile(`${base}-forged.json`, prettyJson(resigned as never));
+    await Deno.writeFile(`${base}-forged.observations.jsonl`, changed);
+    await Deno.writeFile(`${base}-forged.scenario.json`, r.output.bundle.scenario);
+    const verify = await python(["verify", `${base}-forged.json`, "--key", keyText]);
+    assert.equal(verify.code, 0, `the forged record verifies: ${verify.out}`);
+    const cli = await new Deno.Command(Deno.execPath(), {
+      args: [
+        "run",
+        "-A",
+        `${ROOT}cli.ts`,
+        "schema",
+        "validate",
+        `${base}-forged.json`,
+        "--key",
+        keyText,
+      ],
+      stdout: "piped",
+      stderr: "piped",
+    }).output();
+    assert.equal(cli.code, 0, "schema validate --key passes the forged record");
+    const bad = await python(["audit", `${base}-forged.json`, "--key", keyText]);
+    assert.equal(bad.code, 2, bad.out);
+    assert.match(bad.out, /^DIFFERS /);
+    assert.match(bad.out, /evidence_mismatch/);
+    const ts = await new Deno.Command(Deno.execPath(), {
+      args: ["run", "-A", `${ROOT}cli.ts`, "audit", `${base}-forged.json`, "--key", keyText],
+      stdout: "piped",
+      stderr: "piped",
+    }).output();
+    assert.equal(ts.code, 2, "the TypeScript audit fails it too");
+  }
+});
+
+Deno.test({
+  name: "Python analysis agrees with TypeScript to 1e-12 on fuzzed scenarios and observations",
+  ignore: !havepython,
+}, async () => {
+  const dir = await Deno.makeTempDir();
+  const seed = Number(Deno.env.get("EMPIRIC_FUZZ_SEED") ?? 20261124);
+  const cases = fuzzCases(seed, 60);
+  const methods = new Set<string>();
+  const outcomes = new Set<string>();
+  for (let k = 0; k < cases.length; k++) {
+    const c = cases[k];
+    await Deno.writeFile(`${dir}/s.json`, scenarioJson(c.scenario));
+    await Deno.writeFile(`${dir}/o.jsonl`, observationsJsonl(c.observations));
+    const r = await python([
+      "analyze",
+      "--scenario",
+      `${dir}/s.json`,
+      "--observations",
+      `${dir}/o.jsonl`,
+    ]);
+    assert.equal(r.code, 0, r.out);
+    const ts = typescriptAnalysis(c);
+    const py = JSON.parse(r.out);
+    const diffs = compareAnalyses(ts, py);
+    if (k === 0) {
+      // The comparison can fail: a change far below the tolerance of a print is caught.
+      const off = { ...py, observed_value: py.observed_value * (1 + 1e-10) + 1e-300 };
+      assert.ok(compareAnalyses(ts, off).length > 0);
+    }
+    assert.deepEqual(diffs, [], `case ${k} (seed ${seed}, n=${c.observations.length})`);
+    for (const p of c.scenario.analysis.pillars) methods.add(p.interval);
+    outcomes.add(ts.outcome);
+  }
+  for (
+    const m of [
+      "order_statistic",
+      "clopper_pearson",
+      "wilson",
+      "t",
+      "bounded",
+      "bootstrap_percentile",
+      "bootstrap_bca",
+      "none",
+    ]
+  ) assert.ok(methods.has(m), `the fuzz covers ${m}`);
+  assert.equal(outcomes.size, 3, "every outcome occurs");
+});
