@@ -7,6 +7,7 @@ import { runScenarioForTest } from "../support/ops.ts";
 import { ROOT, TEST_SIGN_KEY, testEnv } from "../support/env.ts";
 import { verifyRecord } from "../../src/record/verify.ts";
 import { candidateFirst } from "../../src/run/interleave.ts";
+import { parseReproductionCommand } from "../../src/record/command.ts";
 import type { JsonObject } from "../../src/json/value.ts";
 
 const SCALED = `${ROOT}fixtures/substrates/scaled.py`;
@@ -44,7 +45,10 @@ Deno.test("interleaved: a 1.5x slowdown is REFUTED, a 0.6x speed-up VALIDATED, i
     );
     assert.ok(baseAgent, "the baseline substrate is a PROV agent");
     assert.equal((baseAgent[1] as JsonObject)["empiric:spec"], scaled("1.0"));
-    assert.match(rec.reproduction.command, / --baseline-substrate cmd:python3 /);
+    assert.deepEqual(parseReproductionCommand(rec.reproduction.command)?.baseline, {
+      option: "--baseline-substrate",
+      value: scaled("1.0"),
+    });
     assert.equal(rec.evidence[0].statistic_name, "median_ratio");
     assert.match(rec.pre_registration.analysis_plan, /interleav|item by item/);
     if (scale === "1.5") assert.ok(rec.evidence[0].statistic_value > 1.3);
