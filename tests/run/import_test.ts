@@ -53,6 +53,7 @@ async function judge(
     format,
     "--out",
     `${dir}/r.json`,
+    "--force",
     "--no-store",
     "--json",
     ...extra,
