@@ -39,6 +39,7 @@ export type ErrorCode =
   | "scenario_invalid"
   | "dataset_invalid"
   | "substrate_unavailable"
+  | "baseline_invalid"
   // the proof store
   | "bundle_mismatch"
   | "store_unavailable"
@@ -139,6 +140,7 @@ export const ERROR_TABLE: Readonly<Record<ErrorCode, ErrorReporting>> = {
   scenario_invalid: { exit: EXIT.dataErr, http: 422, title: "Invalid scenario" },
   dataset_invalid: { exit: EXIT.dataErr, http: 422, title: "Invalid dataset" },
   substrate_unavailable: { exit: EXIT.unavailable, http: 502, title: "Substrate unavailable" },
+  baseline_invalid: { exit: EXIT.dataErr, http: 422, title: "Baseline proof unusable" },
   bundle_mismatch: { exit: EXIT.failed, http: 422, title: "Bundle part does not match the record" },
   store_unavailable: { exit: EXIT.unavailable, http: 503, title: "Proof store unavailable" },
   unauthorized: { exit: EXIT.noPerm, http: 401, title: "Authentication required" },

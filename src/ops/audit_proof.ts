@@ -34,6 +34,9 @@ export const AuditProofInput = z.strictObject({
   scenario_json: z.string().optional().describe(
     "The scenario file's text (<record>.scenario.json); default for a stored proof: the stored one",
   ),
+  baseline_jsonl: z.string().optional().describe(
+    "Comparative records: the baseline's observations file's exact text (<record>.baseline.observations.jsonl); default for a stored proof: the stored one",
+  ),
 }).register(COMPONENTS, { id: "AuditProofInput" });
 
 const Check = z.enum(["pass", "fail", "skipped"]);
@@ -50,6 +53,9 @@ export const AuditProofOutput = z.object({
     record: Check,
     signature: Check,
     observations: Check,
+    baseline: Check.describe(
+      "Comparative records: the baseline's observations hash to the baseline dataset and pair as recorded; skipped for other records",
+    ),
     scenario: Check,
     plan: Check,
     evidence: Check,
@@ -97,11 +103,15 @@ export async function auditForCaller(
   let scenario: Uint8Array | undefined = input.scenario_json === undefined
     ? undefined
     : enc(input.scenario_json);
+  let baseline: Uint8Array | undefined = input.baseline_jsonl === undefined
+    ? undefined
+    : enc(input.baseline_jsonl);
   if (input.proof_id !== undefined) {
     const b = await storedBundle(ctx, input.proof_id);
     record = b.record;
     observations ??= b.parts.observations;
     scenario ??= b.parts.scenario;
+    baseline ??= b.parts.baseline;
     const missing = [observations ? "" : "observations", scenario ? "" : "scenario"].filter(
       Boolean,
     );
@@ -125,6 +135,7 @@ export async function auditForCaller(
     record,
     observations: observations!,
     scenario: scenario!,
+    ...(baseline !== undefined ? { baseline } : {}),
     key: ctx.key?.bytes,
   });
 }
@@ -142,7 +153,10 @@ export const auditProofOp = defineOperation({
     "agrees, each check, the recomputed outcome, and every difference with its JSON pointer " +
     "in the record. Give proof_json with observations_jsonl and scenario_json (the files " +
     "<record>.observations.jsonl and <record>.scenario.json), or proof_id for a proof in the " +
-    "server's store (its stored bundle). Over MCP a proof that does not agree comes back with " +
+    "server's store (its stored bundle). A comparative record (analysis.comparison) also " +
+    "needs its baseline's observations (baseline_jsonl, the file " +
+    "<record>.baseline.observations.jsonl), which must hash to its baseline dataset; both " +
+    "sides are recomputed, paired as the record says. Over MCP a proof that does not agree comes back with " +
     "isError: true and the same object.",
   access: "read",
   exposure: [],

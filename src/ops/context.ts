@@ -299,8 +299,22 @@ export async function invoke<I extends z.ZodObject, O extends z.ZodType>(
   const ctx = contextFor(host, call);
   const value = parsed.data as Record<string, unknown>;
   if (op.exposure.includes("substrate-checked") && op.substrateField) {
-    const spec = value[op.substrateField];
-    if (typeof spec === "string") ctx.substrate(spec);
+    const fields = typeof op.substrateField === "string" ? [op.substrateField] : op.substrateField;
+    for (const field of fields) {
+      const spec = value[field];
+      if (typeof spec === "string") ctx.substrate(spec);
+    }
+  }
+  if (op.exposure.includes("no-server-paths") && host.caller === "network") {
+    for (const field of op.proofRefFields ?? []) {
+      const ref = value[field];
+      if (typeof ref === "string" && !/^[0-9a-f]{64}$/.test(ref)) {
+        throw new EmpiricError(
+          "forbidden",
+          `${field} must name a stored proof by its proof_id (64 lowercase hex characters); network clients cannot name files on the server`,
+        );
+      }
+    }
   }
   if (op.exposure.includes("scenario-listed") && op.scenarioField && host.caller === "network") {
     const name = value[op.scenarioField];

@@ -26,6 +26,10 @@ export const IngestProofInput = z.strictObject({
     "The normalized scenario (<record>.scenario.json) as text; its canonical form must hash to " +
       "pre_registration.config_hash",
   ),
+  baseline: z.string().optional().describe(
+    "A comparative record's baseline observations (<record>.baseline.observations.jsonl) as " +
+      "text; its SHA-256 must be the content_hash of the record's baseline dataset",
+  ),
 }).register(COMPONENTS, { id: "IngestProofInput" });
 
 /** `ingest_proof` output. */
@@ -39,7 +43,7 @@ export const IngestProofOutput = z.object({
   substrate: z.string(),
   outcome: OutcomeSchema,
   created_at: z.string(),
-  parts: z.array(z.enum(["observations", "scenario"])).describe(
+  parts: z.array(z.enum(["observations", "scenario", "baseline"])).describe(
     "Bundle parts this call stored (a part already stored is kept)",
   ),
   path: z.string().describe(
@@ -88,6 +92,7 @@ export const ingestProofOp = defineOperation({
         ? {}
         : { observations: encoder.encode(input.observations) }),
       ...(input.scenario === undefined ? {} : { scenario: encoder.encode(input.scenario) }),
+      ...(input.baseline === undefined ? {} : { baseline: encoder.encode(input.baseline) }),
     };
     const { verifyAndStore } = await loadModule<typeof import("./ingest_proof_impl.ts")>(
       "./ingest_proof_impl.ts",

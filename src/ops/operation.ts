@@ -26,7 +26,8 @@ export type Access = "public" | "read" | "write";
  * - `substrate-checked`: the input member named by `substrateField` must be a well-formed
  *   substrate, and a `cmd:` substrate only where the server allows clients to start processes;
  * - `no-server-paths`: paths in the output are shown relative to the store or scenario
- *   directory, never absolute.
+ *   directory, never absolute; members named by `proofRefFields` name a stored proof by its
+ *   proof_id only, never a file on the server.
  */
 export type ExposureRule = "scenario-listed" | "substrate-checked" | "no-server-paths";
 
@@ -159,8 +160,13 @@ export interface Operation<I extends z.ZodObject = z.ZodObject, O extends z.ZodT
   exposure: readonly ExposureRule[];
   /** Input member holding a scenario name (`scenario-listed`). */
   scenarioField?: string;
-  /** Input member holding a substrate specification (`substrate-checked`). */
-  substrateField?: string;
+  /** Input members holding a substrate specification (`substrate-checked`). */
+  substrateField?: string | readonly string[];
+  /**
+   * Input members naming a stored proof (a proof_id; local callers may also give a file path).
+   * Under `no-server-paths` a network caller's value must be a proof_id.
+   */
+  proofRefFields?: readonly string[];
   /** The input: an object schema; unknown members are refused. */
   input: I;
   output: O;

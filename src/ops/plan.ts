@@ -50,6 +50,9 @@ export const PlanOutput = z.object({
   n_for_power: z.object({ "0.8": z.number().int().nullable(), "0.9": z.number().int().nullable() }),
   exact_one_sided_error: z.number().nullable(),
   warnings: z.array(z.string()),
+  comparison: z.enum(["ratio", "difference"]).optional().describe(
+    "Comparative claims: the deciding statistic is the candidate's divided by (ratio) or minus (difference) the baseline's; power is not computed for them",
+  ),
 }).register(COMPONENTS, { id: "PlanOutput" });
 
 /** The result of `plan`. */

@@ -42,9 +42,15 @@ export const PushProofsOutput = z.object({
 export type PushProofsResult = z.infer<typeof PushProofsOutput>;
 
 /** The bundle part files beside a record file (`x.json` → `x.observations.jsonl`, …). */
-export function partFilesOf(file: string): { observations: string; scenario: string } {
+export function partFilesOf(
+  file: string,
+): { observations: string; scenario: string; baseline: string } {
   const stem = file.replace(/\.json$/i, "");
-  return { observations: `${stem}.observations.jsonl`, scenario: `${stem}.scenario.json` };
+  return {
+    observations: `${stem}.observations.jsonl`,
+    scenario: `${stem}.scenario.json`,
+    baseline: `${stem}.baseline.observations.jsonl`,
+  };
 }
 
 const PUSH_TIMEOUT_MS = 120_000;
@@ -54,7 +60,7 @@ export const pushProofsOp = defineOperation({
   name: "push_proofs",
   title: "Push record files to a server",
   description:
-    "Send each record file (with <record>.observations.jsonl and <record>.scenario.json when they are beside it) to the server's POST /proofs, which verifies it under its key and stores it. Reports, per file, whether it was stored now, already there, or refused and why.",
+    "Send each record file (with <record>.observations.jsonl, <record>.scenario.json and a comparative record's <record>.baseline.observations.jsonl when they are beside it) to the server's POST /proofs, which verifies it under its key and stores it. Reports, per file, whether it was stored now, already there, or refused and why.",
   access: "read",
   exposure: [],
   input: PushProofsInput,

@@ -125,6 +125,9 @@ export const ReportRecordInput = z.strictObject({
   observations: z.array(ObservationSchema).optional().describe(
     "The run's observations (with record_json, from the run that made it)",
   ),
+  baseline_observations: z.array(ObservationSchema).optional().describe(
+    "A comparative run's baseline observations (with record_json and observations)",
+  ),
   format: FormatSchema.optional(),
   junit_fail_on: FailOnSchema.optional(),
   attestation_json: z.string().optional().describe(

@@ -119,42 +119,62 @@ async function readOptional(
 
 type Beside = {
   observations?: { items: Observation[]; source: ObservationSource };
+  baseline?: { items: Observation[]; source: ObservationSource };
   scenario?: Record<string, unknown>;
 };
+
+/** A comparative record's baseline observations file beside it. */
+function baselinePathOf(recordPath: string): string {
+  return recordPath.replace(/\.json$/, "") + ".baseline.observations.jsonl";
+}
 
 /** The observations and scenario kept beside a record file, when they are there. */
 async function besideRecord(ctx: OpContext, recordPath: string, base?: string): Promise<Beside> {
   const obsPath = observationsPathOf(recordPath);
+  const basePath = baselinePathOf(recordPath);
   return await fromParts(
     await readOptional(ctx, obsPath),
     await readOptional(ctx, scenarioPathOf(recordPath)),
     ctx.shownPath(obsPath, base),
+    await readOptional(ctx, basePath),
+    ctx.shownPath(basePath, base),
   );
 }
 
-/** A record's observations and scenario from their bytes (`shown` names the observations). */
+async function observationsFrom(
+  bytes: Uint8Array,
+  shown: string,
+): Promise<{ items: Observation[]; source: ObservationSource }> {
+  if (bytes.length > MAX_OBSERVATIONS_BYTES) {
+    throw new EmpiricError(
+      "dataset_invalid",
+      `${shown} is larger than ${MAX_OBSERVATIONS_BYTES} bytes`,
+    );
+  }
+  return {
+    items: parseObservations(new TextDecoder().decode(bytes), shown),
+    source: {
+      kind: "file",
+      path: shown,
+      sha256: await sha256OfBytes(bytes as Uint8Array<ArrayBuffer>),
+    },
+  };
+}
+
+/**
+ * A record's observations, scenario and (comparative records) baseline observations from their
+ * bytes (`shown` names the observations).
+ */
 async function fromParts(
   observations: Uint8Array | undefined,
   scenario: Uint8Array | undefined,
   shown: string,
+  baseline?: Uint8Array,
+  baselineShown = `the baseline observations`,
 ): Promise<Beside> {
   const out: Beside = {};
-  if (observations) {
-    if (observations.length > MAX_OBSERVATIONS_BYTES) {
-      throw new EmpiricError(
-        "dataset_invalid",
-        `${shown} is larger than ${MAX_OBSERVATIONS_BYTES} bytes`,
-      );
-    }
-    out.observations = {
-      items: parseObservations(new TextDecoder().decode(observations), shown),
-      source: {
-        kind: "file",
-        path: shown,
-        sha256: await sha256OfBytes(observations as Uint8Array<ArrayBuffer>),
-      },
-    };
-  }
+  if (observations) out.observations = await observationsFrom(observations, shown);
+  if (baseline) out.baseline = await observationsFrom(baseline, baselineShown);
   if (scenario) {
     try {
       const v = JSON.parse(new TextDecoder().decode(scenario));
@@ -227,6 +247,8 @@ export async function reportProof(
     bundle.parts.observations,
     bundle.parts.scenario,
     `the observations of ${input.proof_id}`,
+    bundle.parts.baseline,
+    `the baseline observations of ${input.proof_id}`,
   );
   const format = input.format ?? "html";
   const links: HtmlLinks | undefined = ctx.caller === "network"
@@ -235,6 +257,7 @@ export async function reportProof(
   const out = await render(format, {
     record,
     observations: beside.observations,
+    baseline: beside.baseline,
     scenario: beside.scenario,
     lineage: await lineageOf(ctx, record),
     verification,
@@ -253,7 +276,7 @@ export async function reportRecord(
   if ((input.path === undefined) === (input.record_json === undefined)) {
     throw new UsageError("give either path or record_json");
   }
-  if (input.observations && input.path !== undefined) {
+  if ((input.observations || input.baseline_observations) && input.path !== undefined) {
     throw new UsageError("observations go with record_json (a file's are read from beside it)");
   }
   if ((input.attestation_json === undefined) !== (input.public_keys === undefined)) {
@@ -305,15 +328,23 @@ export async function reportRecord(
       }${ctx.key ? `; the HMAC signature ${verification.summary}` : ""}`;
     }
   }
-  const beside = input.path !== undefined
+  const beside: Beside = input.path !== undefined
     ? await besideRecord(ctx, input.path)
     : input.observations
-    ? { observations: { items: input.observations, source: { kind: "run" as const } } }
+    ? {
+      observations: { items: input.observations, source: { kind: "run" as const } },
+      ...(input.baseline_observations
+        ? {
+          baseline: { items: input.baseline_observations, source: { kind: "run" as const } },
+        }
+        : {}),
+    }
     : {};
   const format = input.format ?? "html";
   const out = await render(format, {
     record,
     observations: beside.observations,
+    baseline: beside.baseline,
     scenario: "scenario" in beside ? beside.scenario : undefined,
     lineage: await lineageOf(ctx, record),
     verification,

@@ -32,6 +32,18 @@ export const RunScenarioInput = z.strictObject({
     "Revision recorded for the substrate (default: detected with git)",
   ),
   after: z.array(ProofId).max(100).optional().describe("Earlier proof ids this run follows"),
+  baseline_substrate: z.string().min(1).optional().describe(
+    "Comparative scenarios (analysis.comparison): a second substrate measured in the same run as the baseline, interleaved item by item in the pre-registered order; same forms as substrate",
+  ),
+  baseline_substrate_name: z.string().min(1).max(200).optional().describe(
+    "Name recorded for the baseline substrate",
+  ),
+  baseline_substrate_commit: z.string().min(1).max(200).optional().describe(
+    "Revision recorded for the baseline substrate (default: detected with git)",
+  ),
+  baseline: z.string().min(1).max(4096).optional().describe(
+    "Comparative scenarios: a stored proof whose observations are the baseline, by proof_id (the local CLI also takes a record file with its observations beside it); it must verify under the server's key and its observations must match their hash; it joins lineage_chain",
+  ),
   observations: z.string().optional().describe(
     "Judge these results instead of running a substrate: the text of a hyperfine --export-json, pytest-benchmark --benchmark-json, k6 --out json or JSON Lines file (docs/importers.md); needs observations_format",
   ),
@@ -59,6 +71,13 @@ export const RunScenarioOutput = z.object({
   ),
   measured: z.number().int(),
   failures: z.array(z.object({ id: z.string(), kind: z.string(), message: z.string() })),
+  baseline: z.object({
+    substrate: z.string().nullable().describe("The baseline substrate (interleaved runs)"),
+    proof_id: ProofId.nullable().describe("The baseline proof (stored-baseline runs)"),
+    paired: z.boolean().describe("Both sides measured the same items in the same order"),
+    measured: z.number().int(),
+    failures: z.array(z.object({ id: z.string(), kind: z.string(), message: z.string() })),
+  }).optional().describe("Comparative runs: the baseline side"),
 }).register(COMPONENTS, { id: "RunScenarioOutput" });
 
 /** The result of `run_scenario`. */
@@ -104,15 +123,18 @@ export const runScenarioOp = defineOperation({
     "substrate: builtin:echo, builtin:calculator, builtin:keyword-sentiment, cmd:<command line> " +
     "(a JSON Lines process started on the server's machine; network clients only where the " +
     "server allows it) or an http(s):// URL; default: the scenario's default_substrate. after: " +
-    "earlier proof_ids this run follows. observations with observations_format judges results " +
-    "made elsewhere (hyperfine, pytest-benchmark, k6, JSON Lines) instead of running a substrate. " +
-    "Built-in scenarios take seconds; over MCP send a " +
+    "earlier proof_ids this run follows. Comparative scenarios (analysis.comparison) also need a " +
+    "baseline: baseline_substrate (measured in the same run, interleaved item by item) or " +
+    "baseline (a stored proof_id whose observations are the baseline). observations with " +
+    "observations_format judges results made elsewhere (hyperfine, pytest-benchmark, k6, JSON " +
+    "Lines) instead of running a substrate. Built-in scenarios take seconds; over MCP send a " +
     "progressToken to get progress notifications, and cancel the request to stop a run " +
     "(nothing is stored). Each run writes a new record.",
   access: "write",
   exposure: ["scenario-listed", "substrate-checked", "no-server-paths"],
   scenarioField: "scenario",
-  substrateField: "substrate",
+  substrateField: ["substrate", "baseline_substrate"],
+  proofRefFields: ["baseline"],
   input: RunScenarioInput,
   output: RunScenarioOutput,
   http: {

@@ -146,6 +146,25 @@ export async function runTraced(
     ),
   ];
   const commit = input.substrate_commit ?? await substrateCommitOf(ctx.env, substrateSpec);
+  if (input.baseline_substrate !== undefined && input.baseline !== undefined) {
+    throw new UsageError(
+      "give one baseline: --baseline-substrate (measured in this run) or --baseline (a stored proof), not both",
+    );
+  }
+  const baselineSpec = input.baseline_substrate === undefined
+    ? undefined
+    : ctx.substrate(input.baseline_substrate);
+  const baselineCommit = baselineSpec
+    ? input.baseline_substrate_commit ?? await substrateCommitOf(ctx.env, baselineSpec)
+    : undefined;
+  const storedBaseline = input.baseline === undefined
+    ? undefined
+    : await (await import("./baseline_proof.ts")).loadBaselineProof(
+      input.baseline,
+      resolved.scenario,
+      ctx,
+      store,
+    );
 
   const { OpenLineageRunEmitter } = ctx.lineage
     ? await import("../export/openlineage.ts")
@@ -164,6 +183,9 @@ export async function runTraced(
   let output: RunOutput;
   try {
     const substrate = openSubstrate(spec);
+    const baselineSubstrate = input.baseline_substrate === undefined
+      ? undefined
+      : openSubstrate(input.baseline_substrate);
     try {
       output = await runScenario({
         resolved,
@@ -188,15 +210,27 @@ export async function runTraced(
         checkRegistration: registration
           ? (facts) => checkRegistration(registration.envelope, facts, registration.trust)
           : undefined,
+        baseline: baselineSubstrate
+          ? {
+            kind: "substrate",
+            spec: input.baseline_substrate!,
+            substrate: baselineSubstrate,
+            name: input.baseline_substrate_name ?? baselineSubstrate.defaultName,
+            commit: baselineCommit ?? "unknown",
+          }
+          : storedBaseline,
       });
     } finally {
-      await substrate.close();
+      await Promise.all([substrate.close(), baselineSubstrate?.close()]);
     }
   } catch (e) {
     await lineage?.fail(e);
     throw e;
   }
-  return await keep(output, ctx, store, lineage, resolved.scenario.name, spec);
+  return await keep(output, ctx, store, lineage, resolved.scenario.name, spec, {
+    substrate: input.baseline_substrate ?? null,
+    proof_id: storedBaseline?.proofId ?? null,
+  });
 }
 
 /** `run --observations FILE --from FORMAT`: judge results made elsewhere. */
@@ -214,6 +248,11 @@ async function importTraced(
   if (input.substrate !== undefined) {
     throw new UsageError(
       "observations from a results file are judged without a substrate: leave out substrate",
+    );
+  }
+  if (input.baseline !== undefined || input.baseline_substrate !== undefined) {
+    throw new UsageError(
+      "observations from a results file have no baseline: leave out baseline and baseline_substrate",
     );
   }
   const format = input.observations_format;
@@ -262,6 +301,10 @@ async function keep(
   lineage: { complete(record: RunOutput["record"]): Promise<void> } | undefined,
   scenario: string,
   spec: string,
+  baselineOf: { substrate: string | null; proof_id: string | null } = {
+    substrate: null,
+    proof_id: null,
+  },
 ): Promise<RunScenarioView> {
   const record = output.record;
   // Where the caller asked for the record, before the store: nothing is stored when the
@@ -274,6 +317,7 @@ async function keep(
     const paths = bundlePaths(ctx.out);
     await writeFileAtomic(paths.observations, output.bundle.observations);
     await writeFileAtomic(paths.scenario, output.bundle.scenario);
+    if (output.bundle.baseline) await writeFileAtomic(paths.baseline, output.bundle.baseline);
     const text = prettyJson(record as unknown as never);
     if (ctx.force) await writeFileAtomic(ctx.out, text);
     else if (!(await createFileAtomic(ctx.out, new TextEncoder().encode(text)))) {
@@ -306,5 +350,15 @@ async function keep(
     path: path === null ? null : ctx.shownPath(path, store!.location),
     measured: output.analysis.measured,
     failures: output.analysis.failures,
+    ...(output.analysis.baseline
+      ? {
+        baseline: {
+          ...baselineOf,
+          paired: output.analysis.baseline.paired,
+          measured: output.analysis.baseline.measured,
+          failures: output.analysis.baseline.failures,
+        },
+      }
+      : {}),
   };
 }

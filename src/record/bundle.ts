@@ -2,7 +2,8 @@
  * The parts stored beside a record (its bundle) checked against what the signed record says
  * about them: the observations file must hash to the `content_hash` of the record's
  * `observations` dataset, and the normalized scenario's canonical form must hash to
- * `pre_registration.config_hash`. A part nothing in the record vouches for is refused, so a
+ * `pre_registration.config_hash`; a comparative record's baseline observations must hash to the
+ * `content_hash` of its `baseline` dataset. A part nothing in the record vouches for is refused, so a
  * store never serves evidence beside a record that the record does not seal.
  *
  * @module
@@ -13,10 +14,11 @@ import { canonicalize } from "../json/canonical.ts";
 import { parseJson } from "../json/parse.ts";
 import { isJsonObject, type JsonValue } from "../json/value.ts";
 
-/** Bundle parts as exact bytes (`observations`, `scenario`). */
+/** Bundle parts as exact bytes (`observations`, `scenario`, `baseline`). */
 export interface BundleBytes {
   observations?: Uint8Array;
   scenario?: Uint8Array;
+  baseline?: Uint8Array;
 }
 
 function datasets(record: JsonValue): { kind: unknown; content_hash: unknown }[] {
@@ -48,24 +50,27 @@ export async function checkBundleParts(
   parts: BundleBytes,
 ): Promise<Problem[]> {
   const problems: Problem[] = [];
-  if (parts.observations !== undefined) {
+  for (const kind of ["observations", "baseline"] as const) {
+    const bytes = parts[kind];
+    if (bytes === undefined) continue;
+    const what = kind === "observations" ? "observations" : "baseline observations";
     const all = datasets(record);
-    const index = all.findIndex((d) => d.kind === "observations");
+    const index = all.findIndex((d) => d.kind === kind);
     if (index < 0) {
       problems.push({
         code: "bundle_mismatch",
         message:
-          "observations were given but the record names no dataset of kind observations, so nothing it signs vouches for them",
+          `${what} were given but the record names no dataset of kind ${kind}, so nothing it signs vouches for them`,
         pointer: "/data/datasets",
       });
     } else {
-      const hash = await sha256Hex(new Uint8Array(parts.observations));
-      const matching = all.some((d) => d.kind === "observations" && d.content_hash === hash);
+      const hash = await sha256Hex(new Uint8Array(bytes));
+      const matching = all.some((d) => d.kind === kind && d.content_hash === hash);
       if (!matching) {
         problems.push({
           code: "bundle_mismatch",
           message:
-            `the observations hash to ${hash}, not to the content_hash the record gives its observations dataset (${
+            `the ${what} hash to ${hash}, not to the content_hash the record gives its ${kind} dataset (${
               String(all[index].content_hash)
             })`,
           pointer: `/data/datasets/${index}/content_hash`,

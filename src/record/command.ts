@@ -1,8 +1,9 @@
 /**
- * The record's reproduction command, `empiric run <scenario> --substrate <substrate>`: written
+ * The record's reproduction command, `empiric run <scenario> --substrate <substrate>`, for a
+ * comparative record followed by `--baseline-substrate <spec>` or `--baseline <proof_id>`: written
  * with each argument quoted for a POSIX shell, so that it can be pasted into one and run, and
- * read back into its two arguments (also from records written before quoting, whose substrate
- * is the raw rest of the line). The scenario's declared name, for indexes and lineage, comes from
+ * read back into its arguments (also from records written before quoting, whose substrate is the
+ * raw rest of the line). The scenario's declared name, for indexes and lineage, comes from
  * the provenance graph's scenario entity, since the command may name the scenario by its path.
  *
  * @module
@@ -29,8 +30,14 @@ export function shellQuote(arg: string): string {
   return PLAIN.test(arg) ? arg : `'${arg.replaceAll("'", `'\\''`)}'`;
 }
 
+/** The baseline option of a comparative run, as given on the command line. */
+export interface BaselineOption {
+  option: "--baseline-substrate" | "--baseline";
+  value: string;
+}
+
 /**
- * The reproduction command of a run.
+ * The reproduction command of a run (with its baseline option for a comparative run).
  *
  * @example
  * ```ts
@@ -40,10 +47,19 @@ export function shellQuote(arg: string): string {
  *   reproductionCommand("scenarios/t.yaml", "cmd:python3 s.py"),
  *   "empiric run scenarios/t.yaml --substrate 'cmd:python3 s.py'",
  * );
+ * assert.equal(
+ *   reproductionCommand("t", "cmd:./new", { option: "--baseline-substrate", value: "cmd:./old" }),
+ *   "empiric run t --substrate cmd:./new --baseline-substrate cmd:./old",
+ * );
  * ```
  */
-export function reproductionCommand(scenario: string, substrate: string): string {
-  return `empiric run ${shellQuote(scenario)} --substrate ${shellQuote(substrate)}`;
+export function reproductionCommand(
+  scenario: string,
+  substrate: string,
+  baseline?: BaselineOption | null,
+): string {
+  const main = `empiric run ${shellQuote(scenario)} --substrate ${shellQuote(substrate)}`;
+  return baseline ? `${main} ${baseline.option} ${shellQuote(baseline.value)}` : main;
 }
 
 /**
@@ -91,10 +107,13 @@ export function shellWords(text: string): string[] | undefined {
   return words;
 }
 
-/** The two arguments of a reproduction command. */
+/** The arguments of a reproduction command. */
 export interface ReproductionParts {
   scenario: string;
+  /** The candidate for a comparative run. */
   substrate: string;
+  /** Present for a comparative run. */
+  baseline?: BaselineOption;
 }
 
 /**
@@ -114,16 +133,28 @@ export interface ReproductionParts {
  *   parseReproductionCommand("empiric run latency --substrate cmd:python3 s.py"),
  *   { scenario: "latency", substrate: "cmd:python3 s.py" },
  * );
+ * assert.deepEqual(
+ *   parseReproductionCommand("empiric run t --substrate cmd:./new --baseline 0af3"),
+ *   { scenario: "t", substrate: "cmd:./new", baseline: { option: "--baseline", value: "0af3" } },
+ * );
  * assert.equal(parseReproductionCommand("make test"), undefined);
  * ```
  */
 export function parseReproductionCommand(command: string): ReproductionParts | undefined {
   const words = shellWords(command);
   if (
-    words && words.length === 5 && words[0] === "empiric" && words[1] === "run" &&
-    words[3] === "--substrate"
+    words && (words.length === 5 || words.length === 7) && words[0] === "empiric" &&
+    words[1] === "run" && words[3] === "--substrate"
   ) {
-    return { scenario: words[2], substrate: words[4] };
+    if (words.length === 5) return { scenario: words[2], substrate: words[4] };
+    const option = words[5];
+    if (option === "--baseline-substrate" || option === "--baseline") {
+      return {
+        scenario: words[2],
+        substrate: words[4],
+        baseline: { option, value: words[6] },
+      };
+    }
   }
   // Before quoting: `empiric run NAME --substrate REST OF LINE`.
   const m = /^empiric run (\S+) --substrate (.+)$/s.exec(command);

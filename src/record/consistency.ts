@@ -25,7 +25,7 @@ export interface ConsistencyResult {
 }
 
 const OUTCOMES = ["VALIDATED", "REFUTED", "INCONCLUSIVE"] as const;
-const COMPARATORS = ["<", "<=", ">", ">="];
+const COMPARATORS = ["<", "<=", ">", ">=", "within"];
 
 function isPillar(entity: JsonValue): entity is JsonObject {
   if (!isJsonObject(entity)) return false;
@@ -47,11 +47,24 @@ function satisfies(x: number, comparator: string, t: number): boolean {
     : x >= t;
 }
 
+/** The baseline side of a comparative claim, as the deciding pillar records it. */
+export interface RuleBaseline {
+  /** Items measured on the baseline (`empiric:baseline_n`). */
+  n: number;
+  /** Failed baseline items (`empiric:baseline_failed_items`). */
+  failed: number;
+  /** Censored values of the deciding pillar, candidate + baseline (a point rule cannot decide). */
+  censored: number;
+}
+
 /**
  * The outcome the recorded rule gives from the deciding pillar's attributes, in the order of
- * docs/statistics.md ("The verdict"): nothing measured, too many failures, too few items, a
- * pillar that cannot decide (`empiric:undecidable`; under the interval rule also a refused or
- * absent interval), then the comparison of [deciding_low, deciding_high] with the threshold.
+ * docs/statistics.md ("The verdict"): nothing measured, too many failures, too few items (on
+ * either side of a comparative claim), a pillar that cannot decide (`empiric:undecidable`; under
+ * the interval rule also a refused or absent interval; under the point rule a comparison with
+ * censored values), then the comparison of [deciding_low, deciding_high] with the threshold
+ * (`within`: the whole of it inside [center − t, center + t] validates, all of it outside
+ * refutes).
  *
  * @example
  * ```ts
@@ -62,6 +75,13 @@ function satisfies(x: number, comparator: string, t: number): boolean {
  * assert.equal(ruleOutcome(base), "VALIDATED");
  * assert.equal(ruleOutcome({ ...base, low: 0.9, high: 0.94 }), "REFUTED");
  * assert.equal(ruleOutcome({ ...base, failed: 1 }), "INCONCLUSIVE");
+ * // A comparative equivalence claim: |ratio − 1| <= 0.05, decided on both sides.
+ * const within = { ...base, method: "bootstrap_percentile", comparator: "within",
+ *   threshold: 0.05, center: 1, low: 0.97, high: 1.04,
+ *   baseline: { n: 200, failed: 0, censored: 0 } };
+ * assert.equal(ruleOutcome(within), "VALIDATED");
+ * assert.equal(ruleOutcome({ ...within, low: 1.06, high: 1.2 }), "REFUTED");
+ * assert.equal(ruleOutcome({ ...within, baseline: { n: 50, failed: 0, censored: 0 } }), "INCONCLUSIVE");
  * ```
  */
 export function ruleOutcome(a: {
@@ -77,12 +97,27 @@ export function ruleOutcome(a: {
   threshold: number;
   low: number;
   high: number;
+  /** `within`: the center of the band (1 for a ratio, 0 for a difference). */
+  center?: number;
+  /** Comparative claims: the baseline side. */
+  baseline?: RuleBaseline;
 }): "VALIDATED" | "REFUTED" | "INCONCLUSIVE" {
   if (a.n === 0) return "INCONCLUSIVE";
+  const b = a.baseline;
+  if (b && b.n === 0) return "INCONCLUSIVE";
+  if (b && b.failed / b.n > a.max_failure_rate) return "INCONCLUSIVE";
+  if (b && b.n < a.min_n) return "INCONCLUSIVE";
   if (a.failed / a.n > a.max_failure_rate) return "INCONCLUSIVE";
   if (a.n < a.min_n) return "INCONCLUSIVE";
   if (a.rule === "interval" && (a.refused || a.method === "none")) return "INCONCLUSIVE";
   if (a.undecidable) return "INCONCLUSIVE";
+  if (b && a.rule === "point" && b.censored > 0) return "INCONCLUSIVE";
+  if (a.comparator === "within") {
+    const c = a.center ?? 0;
+    if (a.low >= c - a.threshold && a.high <= c + a.threshold) return "VALIDATED";
+    if (a.low > c + a.threshold || a.high < c - a.threshold) return "REFUTED";
+    return "INCONCLUSIVE";
+  }
   const upper = a.comparator === "<" || a.comparator === "<=";
   if (satisfies(upper ? a.high : a.low, a.comparator, a.threshold)) return "VALIDATED";
   if (!satisfies(upper ? a.low : a.high, a.comparator, a.threshold)) return "REFUTED";
@@ -202,6 +237,59 @@ export function checkVerdictConsistency(record: JsonObject): ConsistencyResult {
   if (estimateHigh !== undefined && !isNumber(estimateHigh)) {
     return fail("empiric:estimate_high must be a number", at("empiric:estimate_high"));
   }
+  // A comparative claim (empiric:comparison) is decided on both sides.
+  let baseline: RuleBaseline | undefined;
+  let center: number | undefined;
+  if (e["empiric:comparison"] !== undefined) {
+    const kind = e["empiric:comparison"];
+    if (kind !== "ratio" && kind !== "difference") {
+      return fail(
+        `unknown comparison ${JSON.stringify(kind)} (ratio or difference)`,
+        at("empiric:comparison"),
+      );
+    }
+    const ints: Record<string, number> = {};
+    for (
+      const attr of [
+        "empiric:baseline_n",
+        "empiric:baseline_failed_items",
+        "empiric:censored",
+        "empiric:baseline_censored",
+      ]
+    ) {
+      const v = int(attr);
+      if (v === undefined) {
+        return fail(
+          `the deciding pillar entity ${id} compares with a baseline but lacks ${attr} (or it is not an int), so its verdict cannot be checked`,
+          at(attr),
+        );
+      }
+      ints[attr] = v;
+    }
+    baseline = {
+      n: ints["empiric:baseline_n"],
+      failed: ints["empiric:baseline_failed_items"],
+      censored: ints["empiric:censored"] + ints["empiric:baseline_censored"],
+    };
+    if (f.comparator === "within") {
+      center = num("empiric:within_center");
+      const want = kind === "ratio" ? 1 : 0;
+      if (center !== want) {
+        return fail(
+          `the deciding pillar entity ${id} decides a ${kind} within a band, so empiric:within_center must be ${want}, not ${
+            String(e["empiric:within_center"])
+          }`,
+          at("empiric:within_center"),
+        );
+      }
+    }
+  } else if (f.comparator === "within" && e["empiric:undecidable"] === undefined) {
+    // Without empiric:comparison the analysis did not compare (it failed: undecidable).
+    return fail(
+      "the comparator within compares a candidate with a baseline, but the deciding pillar entity has no empiric:comparison",
+      at("empiric:comparator"),
+    );
+  }
 
   // The deciding pillar is the one the claim names, with the claim's comparator and threshold.
   const add = (message: string, pointer: string) =>
@@ -294,12 +382,16 @@ export function checkVerdictConsistency(record: JsonObject): ConsistencyResult {
     threshold: f.threshold,
     low: f.low,
     high: f.high,
+    center,
+    baseline,
   });
   if (!OUTCOMES.includes(verdict.outcome as typeof OUTCOMES[number])) {
     add(`unknown outcome ${JSON.stringify(verdict.outcome)}`, "/verdict/outcome");
   } else if (verdict.outcome !== outcome) {
     add(
-      `the verdict is ${verdict.outcome}, but the recorded ${f.rule} rule gives ${outcome} (${f.pillar} in [${f.low}, ${f.high}] ${f.comparator} ${f.threshold}, n=${f.n}, ${f.failed} failed, min_n ${f.min_n}, max_failure_rate ${f.max_failure_rate})`,
+      `the verdict is ${verdict.outcome}, but the recorded ${f.rule} rule gives ${outcome} (${f.pillar} in [${f.low}, ${f.high}] ${f.comparator} ${f.threshold}, n=${f.n}, ${f.failed} failed${
+        baseline ? `, baseline n=${baseline.n}, ${baseline.failed} failed` : ""
+      }, min_n ${f.min_n}, max_failure_rate ${f.max_failure_rate})`,
       "/verdict/outcome",
     );
   }

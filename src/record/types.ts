@@ -23,8 +23,11 @@ export const SECTION_ORDER = [
   "signature",
 ] as const;
 
-/** Comparators of a threshold. */
-export type Comparator = "<" | "<=" | ">" | ">=";
+/**
+ * Comparators of a threshold. `within` (comparative claims only): |difference| <= value, or
+ * |ratio − 1| <= value for a ratio, decided by two one-sided bounds.
+ */
+export type Comparator = "<" | "<=" | ">" | ">=" | "within";
 
 /** Verdict outcomes. */
 export type Outcome = "VALIDATED" | "REFUTED" | "INCONCLUSIVE";

@@ -227,6 +227,31 @@ function pillarTable(pillars: PillarView[]): string {
       : "");
 }
 
+/** A comparative record: each pillar's two sides and the interval of their ratio or difference. */
+function comparisonBlock(r: Report): string {
+  const c = r.comparison;
+  if (!c) return "";
+  return `<p>Candidate <code>${esc(r.substrate)}</code> against the baseline <code>${
+    esc(c.baseline)
+  }</code>${
+    c.paired === null ? "" : c.paired ? ", paired over items" : ", unpaired"
+  }. The distributions below show both sides.</p>` + table(
+    ["pillar", "candidate", "baseline", esc(c.kind), `interval of the ${esc(c.kind)}`, "method"],
+    c.pillars.map((p) => [
+      esc(p.name),
+      esc(formatNumber(p.candidate)),
+      esc(formatNumber(p.baseline)),
+      esc(formatNumber(p.estimate)),
+      `${p.confidence !== null ? `${esc(formatNumber(p.confidence * 100))}% ` : ""}${
+        esc(formatInterval(p.low, p.high))
+      }`,
+      esc((p.method ?? "n/a").replaceAll("_", " ")),
+    ]),
+    [1, 2, 3],
+    "Candidate and baseline",
+  );
+}
+
 function distributionBlock(d: DistributionView): string {
   const title = d.role === "observed" ? esc(d.metric) : `${esc(d.metric)} (${d.role})`;
   const figs: string[] = [];
@@ -500,6 +525,7 @@ ${verificationBlock(r)}
 <section id="verdict" aria-labelledby="h-verdict">
 <h2 id="h-verdict">Verdict: <span class="outcome-${r.outcome}">${r.outcome}</span></h2>
 <p>${esc(r.reasoning)}</p>
+${comparisonBlock(r)}
 <dl class="facts">${facts.map(([k, v]) => `<dt>${k}</dt><dd>${v}</dd>`).join("")}</dl>
 </section>
 <section id="claim" aria-labelledby="h-claim">

@@ -91,6 +91,28 @@ export function renderMarkdown(r: Report, options: MarkdownOptions = {}): string
   out.push("");
   out.push(mdText(r.reasoning));
   out.push("");
+  if (r.comparison) {
+    const c = r.comparison;
+    out.push(
+      `Candidate (${mdText(r.substrate)}) against the baseline (${mdText(c.baseline)}), ${
+        c.paired === null ? "" : c.paired ? "paired over items" : "unpaired"
+      }:`,
+    );
+    out.push("");
+    out.push(row(["pillar", "candidate", "baseline", c.kind, `interval of the ${c.kind}`]));
+    out.push(row([":--", "--:", "--:", "--:", ":--"]));
+    for (const p of c.pillars) {
+      const level = p.confidence !== null ? `${formatNumber(p.confidence * 100)}% ` : "";
+      out.push(row([
+        mdText(p.name),
+        formatNumber(p.candidate),
+        formatNumber(p.baseline),
+        formatNumber(p.estimate),
+        `${level}${formatInterval(p.low, p.high)}`,
+      ]));
+    }
+    out.push("");
+  }
   out.push(row(["pillar", "estimate", "interval", "n", "failed", "method"]));
   out.push(row([":--", "--:", ":--", "--:", "--:", ":--"]));
   for (const p of r.pillars) {
@@ -113,9 +135,9 @@ export function renderMarkdown(r: Report, options: MarkdownOptions = {}): string
     for (const dist of obs.distributions) {
       if (dist.binary) {
         out.push(
-          `**${
-            mdText(dist.metric)
-          }**: ${dist.binary.ones} of ${dist.items} items scored 1, ${dist.binary.zeros} scored 0${
+          `**${mdText(dist.metric)}**${
+            dist.role === "observed" ? "" : ` (${dist.role})`
+          }: ${dist.binary.ones} of ${dist.items} items scored 1, ${dist.binary.zeros} scored 0${
             dist.binary.failedZeros ? ` (${dist.binary.failedZeros} of them failed)` : ""
           }.`,
         );
@@ -124,7 +146,7 @@ export function renderMarkdown(r: Report, options: MarkdownOptions = {}): string
       }
       if (!dist.quantiles.length) continue;
       out.push(
-        `**${mdText(dist.metric)}**${
+        `**${mdText(dist.metric)}**${dist.role === "observed" ? "" : ` (${dist.role})`}${
           dist.units && dist.units !== "proportion" ? ` (${mdText(dist.units)})` : ""
         }, ${dist.n} values${
           dist.censored ? ` (${dist.censored} failed, at least their time limit)` : ""

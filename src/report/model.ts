@@ -110,6 +110,11 @@ export interface Verification {
 export interface ReportInput {
   record: PlainRecord;
   observations?: { items: readonly Observation[]; source: ObservationSource };
+  /**
+   * Comparative records: the baseline's observations (`<record>.baseline.observations.jsonl`),
+   * shown beside the candidate's.
+   */
+  baseline?: { items: readonly Observation[]; source: ObservationSource };
   /** The normalized scenario (`<record>.scenario.json`), when known: title and metric kinds. */
   scenario?: Record<string, unknown>;
   /** Records of the same scenario and substrate from the store (any order; others ignored). */
@@ -150,7 +155,35 @@ export interface PillarView {
     threshold: number;
     low: number | null;
     high: number | null;
+    /** `within`: the value |x − center| is compared with (1 for a ratio, 0 for a difference). */
+    center: number;
   } | null;
+  /** Comparative claims: the ratio or difference of the two sides' statistic. */
+  comparison: {
+    kind: "ratio" | "difference";
+    paired: boolean | null;
+    candidate: number | null;
+    baseline: number | null;
+  } | null;
+}
+
+/** A comparative record: what was compared with what, and each pillar's two sides. */
+export interface ComparisonView {
+  kind: "ratio" | "difference";
+  /** The baseline: `substrate …` (measured in the same run) or `proof …` (a stored proof). */
+  baseline: string;
+  paired: boolean | null;
+  pillars: {
+    name: string;
+    statistic: string;
+    candidate: number | null;
+    baseline: number | null;
+    estimate: number;
+    low: number | null;
+    high: number | null;
+    confidence: number | null;
+    method: string | null;
+  }[];
 }
 
 /** One distribution of observations (a metric), summarized. */
@@ -274,6 +307,8 @@ export interface Report {
   durationMs: number | null;
   pillars: PillarView[];
   deciding: PillarView | null;
+  /** Comparative records (candidate against baseline), else null. */
+  comparison: ComparisonView | null;
   observations: {
     present: boolean;
     /** Why none are shown. */
@@ -388,6 +423,16 @@ export function pillarViews(record: PlainRecord): PillarView[] {
         : /^quantile_/.test(e.statistic_name)
         ? Number(e.statistic_name.slice(9))
         : null);
+    const kindOf = str(a["empiric:comparison"]);
+    const comparison = kindOf === "ratio" || kindOf === "difference"
+      ? {
+        kind: kindOf as "ratio" | "difference",
+        paired: typeof a["empiric:paired"] === "boolean" ? a["empiric:paired"] as boolean : null,
+        candidate: num(a["empiric:candidate_estimate"]),
+        baseline: num(a["empiric:baseline_estimate"]),
+      }
+      : null;
+    const center = num(a["empiric:within_center"]) ?? (kindOf === "ratio" ? 1 : 0);
     const decision = deciding && typeof a["empiric:decision_rule"] === "string"
       ? {
         rule: a["empiric:decision_rule"] as string,
@@ -395,6 +440,7 @@ export function pillarViews(record: PlainRecord): PillarView[] {
         threshold: num(a["empiric:threshold"]) ?? threshold.value,
         low: bound(num(a["empiric:deciding_low"]) ?? NaN, undefined),
         high: bound(num(a["empiric:deciding_high"]) ?? NaN, undefined),
+        center,
       }
       : deciding
       ? {
@@ -403,6 +449,7 @@ export function pillarViews(record: PlainRecord): PillarView[] {
         threshold: threshold.value,
         low: bound(e.ci_low, undefined),
         high: bound(e.ci_high, undefined),
+        center,
       }
       : null;
     return {
@@ -412,13 +459,23 @@ export function pillarViews(record: PlainRecord): PillarView[] {
       statistic: e.statistic_name,
       p,
       method: str(a["empiric:method"]),
-      units: unitsFor(
-        statistic === "proportion" || e.statistic_name === "proportion" ? "proportion" : statistic,
-        kind,
-        metric,
-        decidingMetric ?? (deciding ? metric : null),
-        threshold,
-      ),
+      units: comparison
+        ? (deciding
+          ? threshold.units
+          : comparison.kind === "ratio"
+          ? ""
+          : kind === "latency_ms"
+          ? "ms"
+          : "")
+        : unitsFor(
+          statistic === "proportion" || e.statistic_name === "proportion"
+            ? "proportion"
+            : statistic,
+          kind,
+          metric,
+          decidingMetric ?? (deciding ? metric : null),
+          threshold,
+        ),
       n: num(a["empiric:n"]),
       failures: num(a["empiric:failures"]),
       censored: num(a["empiric:censored"]),
@@ -439,6 +496,7 @@ export function pillarViews(record: PlainRecord): PillarView[] {
       refused: str(a["empiric:refused"]),
       deciding,
       decision,
+      comparison,
     };
   }).sort((x, y) => Number(y.deciding) - Number(x.deciding));
 }
@@ -462,9 +520,19 @@ function metricKinds(
   return kinds;
 }
 
-/** Whether a value satisfies `comparator threshold` (`within` and unknown comparators: true). */
-export function satisfies(value: number, comparator: string, threshold: number): boolean {
+/**
+ * Whether a value satisfies `comparator threshold`; `within` is |value − center| ≤ threshold;
+ * unknown comparators: true.
+ */
+export function satisfies(
+  value: number,
+  comparator: string,
+  threshold: number,
+  center = 0,
+): boolean {
   switch (comparator) {
+    case "within":
+      return Math.abs(value - center) <= threshold;
     case "<":
       return value < threshold;
     case "<=":
@@ -500,18 +568,22 @@ function distributions(
   pillars: PillarView[],
   kinds: Map<string, string>,
   threshold: Threshold,
+  role: DistributionView["role"] = "observed",
 ): DistributionView[] {
   const metrics = [...new Set(pillars.map((p) => p.metric))];
   const out: DistributionView[] = [];
   for (const metric of metrics) {
     const kind = kinds.get(metric) ?? "reported";
     const mine = pillars.filter((p) => p.metric === metric);
-    const deciding = mine.find((p) => p.deciding);
-    const units = deciding?.statistic === "proportion"
+    // A comparison's pillars are ratios or differences: not on the values' scale.
+    const deciding = role === "observed" ? mine.find((p) => p.deciding) : undefined;
+    const units = role !== "observed"
+      ? (kind === "latency_ms" ? "ms" : "")
+      : deciding?.statistic === "proportion"
       ? ""
       : deciding?.units ?? (kind === "latency_ms" ? "ms" : mine[0]?.units ?? "");
     const base = {
-      role: "observed" as const,
+      role,
       metric,
       kind,
       units,
@@ -567,8 +639,8 @@ function distributions(
       values: sample.values.subarray(0, cut.index),
       censored: sample.censored.subarray(0, cut.index),
     };
-    const onScale = mine.filter((p) => p.statistic !== "proportion");
-    const wantsEcdf = onScale.some((p) => p.p !== null);
+    const onScale = role === "observed" ? mine.filter((p) => p.statistic !== "proportion") : [];
+    const wantsEcdf = mine.some((p) => p.p !== null && !/proportion/.test(p.statistic));
     out.push({
       ...base,
       n: values.length,
@@ -614,7 +686,7 @@ function itemsView(
   const deciding = pillars.find((p) => p.deciding);
   const decidingKind = deciding ? kinds.get(deciding.metric) ?? "" : "";
   const beyondApplies = deciding && deciding.decision && deciding.statistic !== "proportion" &&
-    !BINARY_KINDS.has(decidingKind) &&
+    !deciding.comparison && !BINARY_KINDS.has(decidingKind) &&
     ["<", "<=", ">", ">="].includes(deciding.decision.comparator);
   const beyondRows: NonNullable<ItemsView["beyond"]>["rows"] = [];
   let beyondTotal = 0;
@@ -692,6 +764,68 @@ function decidingPoint(record: PlainRecord, current: boolean): TrendPoint {
     low: d ? d.low : null,
     high: d ? d.high : null,
     current,
+  };
+}
+
+/** The baseline's distributions, when its observations are given and match the record. */
+function baselineDistributions(
+  input: ReportInput,
+  record: PlainRecord,
+  pillars: PillarView[],
+  kinds: Map<string, string>,
+  t: Threshold,
+): { note: string; distributions: DistributionView[] } {
+  const pinned = record.data.datasets.find((d) => d.kind === "baseline");
+  const b = input.baseline;
+  if (!b) {
+    return {
+      note:
+        "The baseline's observations were not available to this report (they are kept beside the record as <record>.baseline.observations.jsonl).",
+      distributions: [],
+    };
+  }
+  if (pinned && b.source.sha256 !== undefined && b.source.sha256 !== pinned.content_hash) {
+    return {
+      note: `The baseline's observations do not match the record (SHA-256 ${
+        b.source.sha256.slice(0, 12)
+      }…, the record names ${pinned.content_hash.slice(0, 12)}…); they are not shown.`,
+      distributions: [],
+    };
+  }
+  if (pinned && b.items.length !== pinned.n_records) {
+    return {
+      note:
+        `The baseline's observations (${b.items.length}) do not match the ${pinned.n_records} the record lists; they are not shown.`,
+      distributions: [],
+    };
+  }
+  return {
+    note: `${b.items.length} baseline observations beside them.`,
+    distributions: distributions(b.items, pillars, kinds, t, "baseline"),
+  };
+}
+
+/** A comparative record's summary: the baseline and each pillar's two sides. */
+function comparisonView(record: PlainRecord, pillars: PillarView[]): ComparisonView | null {
+  const compared = pillars.filter((p) => p.comparison);
+  if (compared.length === 0) return null;
+  const first = compared[0].comparison!;
+  const dataset = record.data.datasets.find((d) => d.kind === "baseline");
+  return {
+    kind: first.kind,
+    baseline: dataset?.source ?? "unknown",
+    paired: first.paired,
+    pillars: compared.map((p) => ({
+      name: p.name,
+      statistic: p.statistic,
+      candidate: p.comparison!.candidate,
+      baseline: p.comparison!.baseline,
+      estimate: p.estimate,
+      low: p.low,
+      high: p.high,
+      confidence: p.confidence,
+      method: p.method,
+    })),
   };
 }
 
@@ -947,11 +1081,20 @@ export function buildReport(input: ReportInput): Report {
       : `read from ${
         obs.source.path ?? "a file"
       } (this record does not pin its observations by hash)`;
+    const comparative = pillars.some((p) => p.comparison);
+    let dists = distributions(obs.items, pillars, kinds, t, comparative ? "candidate" : "observed");
+    let note = `${obs.items.length} observations, ${how}.`;
+    if (comparative) {
+      const base = baselineDistributions(input, record, pillars, kinds, t);
+      note += ` ${base.note}`;
+      // Candidate and baseline of each metric side by side.
+      dists = dists.flatMap((d) => [d, ...base.distributions.filter((b) => b.metric === d.metric)]);
+    }
     observations = {
       present: true,
-      note: `${obs.items.length} observations, ${how}.`,
+      note,
       source: obs.source,
-      distributions: distributions(obs.items, pillars, kinds, t),
+      distributions: dists,
       items: itemsView(obs.items, pillars, kinds),
     };
   }
@@ -990,6 +1133,7 @@ export function buildReport(input: ReportInput): Report {
     durationMs: Number.isFinite(start) && Number.isFinite(end) ? end - start : null,
     pillars,
     deciding,
+    comparison: comparisonView(record, pillars),
     observations,
     trend,
     previous: prev

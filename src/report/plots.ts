@@ -83,8 +83,8 @@ function paddedDomain(values: number[], pad = 0.08): [number, number] {
 export function standing(p: PillarView): string {
   const d = p.decision;
   if (!d) return "";
-  const a = satisfies(d.low ?? -Infinity, d.comparator, d.threshold);
-  const b = satisfies(d.high ?? Infinity, d.comparator, d.threshold);
+  const a = satisfies(d.low ?? -Infinity, d.comparator, d.threshold, d.center);
+  const b = satisfies(d.high ?? Infinity, d.comparator, d.threshold, d.center);
   if (a && b) return "the whole interval satisfies the threshold";
   if (!a && !b) return "no part of the interval satisfies the threshold";
   return "the interval straddles the threshold";
@@ -97,10 +97,13 @@ export function standing(p: PillarView): string {
  */
 export function forestPlot(p: PillarView, width = 560): Figure {
   const d = p.decision;
+  const within = d?.comparator === "within";
+  // The lines the claim is decided against: the threshold, or for within both ends of the band.
+  const lines = !d ? [] : within ? [d.center - d.threshold, d.center + d.threshold] : [d.threshold];
   const points = [p.estimate];
   if (p.low !== null) points.push(p.low);
   if (p.high !== null) points.push(p.high);
-  if (d) points.push(d.threshold);
+  points.push(...lines);
   const log = p.statistic !== "proportion" && points.every((v) => v > 0) &&
     Math.max(...points) / Math.min(...points) > 30;
   let [x0, x1] = log
@@ -115,20 +118,23 @@ export function forestPlot(p: PillarView, width = 560): Figure {
   const marks: Plot.Markish[] = [];
   if (d) {
     const below = d.comparator.startsWith("<");
-    marks.push(Plot.rect([{ a: below ? x0 : d.threshold, b: below ? d.threshold : x1 }], {
+    const region = within
+      ? { a: lines[0], b: lines[1] }
+      : { a: below ? x0 : d.threshold, b: below ? d.threshold : x1 };
+    marks.push(Plot.rect([region], {
       x1: "a",
       x2: "b",
       fill: COLORS.satisfies,
     }));
-    marks.push(Plot.ruleX([d.threshold], {
+    marks.push(Plot.ruleX(lines, {
       stroke: COLORS.threshold,
       strokeWidth: 2,
       strokeDasharray: "5,3",
     }));
-    marks.push(Plot.text([d.threshold], {
+    marks.push(Plot.text(lines, {
       x: (v: number) => v,
       y: 0.85,
-      text: () => `threshold ${formatNumber(d.threshold)}`,
+      text: (v: number) => `${within ? "bound" : "threshold"} ${formatNumber(v)}`,
       fill: COLORS.threshold,
       textAnchor: "start",
       dx: 4,

@@ -5,6 +5,11 @@
  * pre-registered plan, by the same code the run used (`analyze`, `pillarEntities`), and every
  * difference is reported with its JSON pointer in the record.
  *
+ * A comparative record (`analysis.comparison`) lists a third part, the baseline's observations
+ * (dataset `baseline`, `<record>.baseline.observations.jsonl`): it must hash to that dataset's
+ * `content_hash`, and both sides are recomputed by the same `analyze(…)` call the run made,
+ * paired as the record says (`empiric:paired` of the baseline dataset entity).
+ *
  * @module
  */
 import { sha256Hex } from "../crypto/hash.ts";
@@ -22,9 +27,11 @@ import {
   type Analysis,
   analysisPlanText,
   analyze,
+  type BaselineInput,
   failedAnalysis,
   thresholdOf,
 } from "./analyze.ts";
+import { BASELINE_DATASET } from "./baseline.ts";
 import { OBSERVATIONS_DATASET, ObservationsFormatError, readObservations } from "./bundle.ts";
 import type { Observation } from "./observation.ts";
 import { pillarEntities } from "./provenance.ts";
@@ -55,6 +62,11 @@ export interface AuditResult {
     signature: CheckStatus;
     /** The observations file hashes to the record's content_hash, has n_records lines, parses. */
     observations: CheckStatus;
+    /**
+     * Comparative records: the baseline's observations file hashes to the `baseline` dataset's
+     * content_hash, has n_records lines, parses, and pairs as recorded (skipped otherwise).
+     */
+    baseline: CheckStatus;
     /** The scenario's canonical form hashes to config_hash and it loads. */
     scenario: CheckStatus;
     /** Claim and analysis plan are the scenario's. */
@@ -82,6 +94,11 @@ export interface AuditInputs {
   observations: Uint8Array;
   /** The scenario file's bytes (the normalized scenario beside the record). */
   scenario: Uint8Array;
+  /**
+   * Comparative records: the baseline's observations file's exact bytes
+   * (`<record>.baseline.observations.jsonl`).
+   */
+  baseline?: Uint8Array;
   /** Check the signature under this key too. */
   key?: Uint8Array<ArrayBuffer>;
 }
@@ -115,6 +132,151 @@ function runIdOf(record: JsonObject): string | undefined {
   return key?.slice("empiric:run/".length);
 }
 
+/** What {@link readBaseline} found. */
+interface BaselinePart {
+  status: CheckStatus;
+  /** The baseline as the run gave it to `analyze` (undefined: none, or unreadable). */
+  input?: BaselineInput;
+  problems: Problem[];
+  differences: AuditDifference[];
+}
+
+/**
+ * Check the baseline part of a comparative record's bundle against the record's `baseline`
+ * dataset, and read the pairing the run used from the provenance (`empiric:paired` of the
+ * baseline dataset entity). A baseline measured in the run (a baseline substrate) is always
+ * paired; a paired baseline has the candidate's item ids, in order.
+ */
+async function readBaseline(
+  record: JsonObject,
+  datasets: JsonObject[],
+  scenario: Scenario,
+  observations: readonly Observation[],
+  bytes: Uint8Array | undefined,
+): Promise<BaselinePart> {
+  const problems: Problem[] = [];
+  const differences: AuditDifference[] = [];
+  const index = datasets.findIndex((d) => d.kind === "baseline" && d.name === BASELINE_DATASET);
+  const comparative = scenario.analysis.comparison !== undefined;
+  if (index < 0 && !comparative) {
+    if (bytes !== undefined) {
+      problems.push({
+        code: "bundle_mismatch",
+        message:
+          "a baseline observations file was given, but the record lists no baseline dataset (it is not a comparative claim)",
+        pointer: "/data/datasets",
+      });
+      return { status: "fail", problems, differences };
+    }
+    return { status: "skipped", problems, differences };
+  }
+  if (index < 0) {
+    problems.push({
+      code: "bundle_mismatch",
+      message: `the scenario makes a comparative claim (analysis.comparison: ${
+        scenario.analysis.comparison!.kind
+      }), but the record lists no baseline dataset`,
+      pointer: "/data/datasets",
+    });
+    return { status: "fail", problems, differences };
+  }
+  const ref = datasets[index];
+  if (bytes === undefined) {
+    problems.push({
+      code: "bundle_mismatch",
+      message:
+        "the record compares with a baseline: its observations (<record>.baseline.observations.jsonl, or baseline_jsonl) are needed to recompute the evidence",
+      pointer: `/data/datasets/${index}`,
+    });
+    return { status: "fail", problems, differences };
+  }
+  let status: CheckStatus = "pass";
+  const hash = await sha256Hex(new Uint8Array(bytes));
+  if (hash !== ref.content_hash) {
+    status = "fail";
+    differences.push({
+      pointer: `/data/datasets/${index}/content_hash`,
+      code: "bundle_mismatch",
+      message: `the baseline observations file hashes to ${hash}, not to the recorded ${
+        String(ref.content_hash)
+      }: it is not the file this record seals`,
+      recorded: plain(ref.content_hash),
+      recomputed: hash,
+    });
+  }
+  let baseline: Observation[];
+  try {
+    baseline = readObservations(bytes);
+  } catch (e) {
+    problems.push({
+      code: "dataset_invalid",
+      message: e instanceof ObservationsFormatError
+        ? `baseline observations file, ${e.message}`
+        : `baseline observations file: ${(e as Error).message}`,
+    });
+    return { status: "fail", problems, differences };
+  }
+  if (BigInt(baseline.length) !== ref.n_records) {
+    status = "fail";
+    differences.push({
+      pointer: `/data/datasets/${index}/n_records`,
+      code: "bundle_mismatch",
+      message: `the baseline observations file has ${baseline.length} lines, the record says ${
+        String(ref.n_records)
+      }`,
+      recorded: plain(ref.n_records),
+      recomputed: plain(BigInt(baseline.length)),
+    });
+  }
+  // The pairing the run used, as its provenance records it.
+  const prov = isJsonObject(record.provenance) ? record.provenance : {};
+  const entities = isJsonObject(prov.entity) ? prov.entity : {};
+  const id = `empiric:dataset/${encodeURIComponent(BASELINE_DATASET)}`;
+  const entity = isJsonObject(entities[id]) ? entities[id] : {};
+  const recordedPaired = entity["empiric:paired"];
+  const pointer = jsonPointer(["provenance", "entity", id, "empiric:paired"]);
+  if (typeof recordedPaired !== "boolean") {
+    problems.push({
+      code: "bundle_mismatch",
+      message:
+        `the provenance does not record whether the sides were paired (${id} has no boolean empiric:paired), so the comparison cannot be recomputed as the run made it`,
+      pointer,
+    });
+    return { status: "fail", problems, differences };
+  }
+  const sameItems = observations.length === baseline.length &&
+    observations.every((o, i) => o.id === baseline[i].id);
+  const measuredHere = isJsonObject(prov.agent) &&
+    Object.keys(prov.agent).some((k) => k.startsWith("empiric:baseline-substrate/"));
+  if (recordedPaired && !sameItems) {
+    status = "fail";
+    differences.push({
+      pointer,
+      code: "evidence_mismatch",
+      message:
+        "the record pairs the sides, but the baseline's item ids are not the candidate's, in order",
+      recorded: true,
+      recomputed: false,
+    });
+  } else if (!recordedPaired && measuredHere) {
+    status = "fail";
+    differences.push({
+      pointer,
+      code: "evidence_mismatch",
+      message:
+        "a baseline substrate measured in the same run is measured on the same items: the sides are paired",
+      recorded: false,
+      recomputed: true,
+    });
+  }
+  return {
+    status,
+    input: { observations: baseline, paired: recordedPaired },
+    problems,
+    differences,
+  };
+}
+
 /**
  * Audit a record against its observations and scenario. Never throws for bad input: what is
  * wrong is reported in the result.
@@ -130,6 +292,7 @@ export async function auditProof(inputs: AuditInputs): Promise<AuditResult> {
     record: "skipped",
     signature: "skipped",
     observations: "skipped",
+    baseline: "skipped",
     scenario: "skipped",
     plan: "skipped",
     evidence: "skipped",
@@ -276,10 +439,17 @@ export async function auditProof(inputs: AuditInputs): Promise<AuditResult> {
     return done(null, v.proof_id, v.verified);
   }
 
+  // The baseline's observations of a comparative claim: the third part of the bundle.
+  const base = await readBaseline(record, datasets, scenario, observations, inputs.baseline);
+  checks.baseline = base.status;
+  problems.push(...base.problems);
+  differences.push(...base.differences);
+  if (base.status === "fail" && base.input === undefined) return done(null, v.proof_id, v.verified);
+
   // 3. Recompute, by the code the run used.
   let analysis: Analysis;
   try {
-    analysis = analyze(scenario, observations);
+    analysis = analyze(scenario, observations, undefined, base.input);
   } catch (e) {
     analysis = failedAnalysis(scenario, observations, e);
   }

@@ -29,6 +29,8 @@ export { BUNDLE_SUFFIXES, type BundlePart, bundlePaths } from "./bundle_paths.ts
 export interface BundleBytes {
   observations: Uint8Array<ArrayBuffer>;
   scenario: Uint8Array<ArrayBuffer>;
+  /** Comparative claims: the baseline's observations (dataset kind `baseline`). */
+  baseline?: Uint8Array<ArrayBuffer>;
 }
 
 /** The `name` (and `kind`) of the dataset that lists a record's observations file. */

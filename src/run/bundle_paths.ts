@@ -1,6 +1,7 @@
 /**
  * The file names of a proof bundle's parts beside a record file (docs/record.md, "The bundle"):
- * `R.json` → `R.observations.jsonl` and `R.scenario.json`. A module of its own so that commands
+ * `R.json` → `R.observations.jsonl` and `R.scenario.json` (and `R.baseline.observations.jsonl`
+ * for a comparative claim). A module of its own so that commands
  * can name the files without loading the analysis.
  *
  * @module
@@ -10,6 +11,7 @@
 export const BUNDLE_SUFFIXES = {
   observations: ".observations.jsonl",
   scenario: ".scenario.json",
+  baseline: ".baseline.observations.jsonl",
 } as const;
 
 /** Name of a bundle part. */
@@ -26,6 +28,7 @@ export type BundlePart = keyof typeof BUNDLE_SUFFIXES;
  * assert.deepEqual(bundlePaths("proofs/run.json"), {
  *   observations: "proofs/run.observations.jsonl",
  *   scenario: "proofs/run.scenario.json",
+ *   baseline: "proofs/run.baseline.observations.jsonl",
  * });
  * ```
  */
@@ -34,5 +37,6 @@ export function bundlePaths(recordPath: string): Record<BundlePart, string> {
   return {
     observations: stem + BUNDLE_SUFFIXES.observations,
     scenario: stem + BUNDLE_SUFFIXES.scenario,
+    baseline: stem + BUNDLE_SUFFIXES.baseline,
   };
 }

@@ -49,11 +49,29 @@ export interface ExecuteOptions {
   harnessCalls?: number;
 }
 
+/** Options of {@link executeArms}. */
+export interface ArmsOptions extends ExecuteOptions {
+  /**
+   * The order in which the arms are called for measured item `index` (a permutation of the arm
+   * indices). Default: in arm order.
+   */
+  order?: (index: number) => readonly number[];
+}
+
 /** The harness's own per-call overhead, measured on an in-process null substrate. */
 export interface HarnessCalibration {
   calls: number;
   median_ms: number;
   max_ms: number;
+}
+
+/** What {@link executeArms} measured: one outcome list per arm. */
+export interface ArmsResult {
+  /** Per arm, one outcome per measured item, in corpus order. */
+  outcomes: CallOutcome[][];
+  harness?: HarnessCalibration;
+  /** Per arm: lanes whose priming failed three times in a row. */
+  unprimed: number[];
 }
 
 /** What {@link executeProbe} measured. */
@@ -191,16 +209,52 @@ export async function executeProbe(
   substrate: Substrate,
   options: ExecuteOptions,
 ): Promise<ExecuteResult> {
+  const r = await executeArms(scenario, items, [substrate], options);
+  return {
+    outcomes: r.outcomes[0],
+    ...(r.harness ? { harness: r.harness } : {}),
+    unprimed: r.unprimed[0],
+  };
+}
+
+/** Names of the arms in messages: the substrate alone, or candidate and baseline. */
+const ARM_NAMES = ["candidate", "baseline"];
+
+/**
+ * Run the probe over the items on several substrates (arms) at once, item by item: each lane
+ * owns one lane of every arm, takes the next item and calls each arm in `order(index)`, one
+ * after the other, each measured exactly as a single substrate is (its own clock, retries,
+ * restarts outside the clock). Warm-up items alternate the arms' order. Open-loop scenarios
+ * (`probe.arrival_rate`) take one arm only.
+ */
+export async function executeArms(
+  scenario: Scenario,
+  items: readonly JsonObject[],
+  substrates: readonly Substrate[],
+  options: ArmsOptions,
+): Promise<ArmsResult> {
   const { probe } = scenario;
   const now = options.monotonic;
   const signal = options.signal;
+  const arms = substrates.length;
+  if (arms < 1) throw new Error("executeArms needs at least one substrate");
+  if (arms > 1 && probe.arrival_rate !== undefined) {
+    throw new ScenarioError(
+      "scenario_invalid",
+      "an open-loop scenario (probe.arrival_rate) measures one substrate at a time; it cannot interleave a candidate and a baseline (compare against a stored baseline with --baseline instead)",
+    );
+  }
+  const armName = (
+    a: number,
+  ) => (arms === 1 ? "the substrate" : `the ${ARM_NAMES[a] ?? `arm ${a}`}`);
+  const order = options.order ?? (() => substrates.map((_, a) => a));
   const t0 = now();
   const warm = items.slice(0, Math.min(probe.warmup_items, items.length));
   const measured = items.slice(warm.length);
   const send = (item: JsonObject): JsonValue | undefined => getPointer(item, probe.send);
   const primeInput = items.map(send).find((x) => x !== undefined);
   const laneCount = Math.min(probe.concurrency, Math.max(1, measured.length));
-  const lanes = substrate.lanes(laneCount);
+  const lanes = substrates.map((sub) => sub.lanes(laneCount));
   const deadlines = new Deadlines(now);
   try {
     return await measure();
@@ -208,19 +262,24 @@ export async function executeProbe(
     deadlines.close();
   }
 
-  async function measure(): Promise<ExecuteResult> {
-    // 1. Start, warm and prime every lane.
+  async function measure(): Promise<ArmsResult> {
+    // 1. Start, warm and prime every lane of every arm.
     let warmed = 0;
-    let unprimed = 0;
-    let primingError = "";
-    await Promise.all(lanes.map(async (lane, j) => {
+    const unprimed = substrates.map(() => 0);
+    const primingError = substrates.map(() => "");
+    await Promise.all(Array.from({ length: laneCount }, async (_, j) => {
       const own = warm.filter((_, i) => i % laneCount === j);
-      for (const item of own) {
-        if (signal?.aborted) return;
-        await lane.ready();
-        const input = send(item);
-        if (input !== undefined) {
-          await callOnce(lane, input, probe.timeout_ms, signal, deadlines).catch(() => undefined);
+      for (const [w, item] of own.entries()) {
+        const armOrder = substrates.map((_, a) => a);
+        if (w % 2 === 1) armOrder.reverse();
+        for (const a of armOrder) {
+          if (signal?.aborted) return;
+          const lane = lanes[a][j];
+          await lane.ready();
+          const input = send(item);
+          if (input !== undefined) {
+            await callOnce(lane, input, probe.timeout_ms, signal, deadlines).catch(() => undefined);
+          }
         }
         warmed++;
         options.onProgress?.({
@@ -231,25 +290,33 @@ export async function executeProbe(
           elapsed_ms: now() - t0,
         });
       }
-      const failed = await prepare(
-        lane,
-        primeInput,
-        probe.timeout_ms,
-        signal,
-        deadlines,
-        PRIMING_TRIES,
-      );
-      if (failed !== undefined) {
-        unprimed++;
-        primingError = failed;
+      for (let a = 0; a < arms; a++) {
+        const failed = await prepare(
+          lanes[a][j],
+          primeInput,
+          probe.timeout_ms,
+          signal,
+          deadlines,
+          PRIMING_TRIES,
+        );
+        if (failed !== undefined) {
+          unprimed[a]++;
+          primingError[a] = failed;
+        }
       }
     }));
     if (signal?.aborted) throw new RunCancelled();
-    if (unprimed === lanes.length && measured.length > 0) {
-      throw new ScenarioError(
-        "substrate_unavailable",
-        `the substrate did not answer a priming call (the first item's input) on any of its ${lanes.length} lanes in ${PRIMING_TRIES} tries each, so nothing was measured: ${primingError}`,
-      );
+    for (let a = 0; a < arms; a++) {
+      if (unprimed[a] === laneCount && measured.length > 0) {
+        throw new ScenarioError(
+          "substrate_unavailable",
+          `${
+            armName(a)
+          } did not answer a priming call (the first item's input) on any of its ${laneCount} lanes in ${PRIMING_TRIES} tries each, so nothing was measured: ${
+            primingError[a]
+          }`,
+        );
+      }
     }
 
     // 2. The harness's own overhead.
@@ -258,91 +325,98 @@ export async function executeProbe(
       : undefined;
 
     // 3. Measure.
-    const outcomes: CallOutcome[] = new Array(measured.length);
+    const outcomes: CallOutcome[][] = substrates.map(() => new Array(measured.length));
     const rate = probe.arrival_rate;
     const tStart = now();
     let next = 0;
     let done = 0;
     let failures = 0;
-    const runLane = async (lane: Lane) => {
-      // Set when a call failed: the lane may need a restart (and priming) before its next call.
-      let laneFailed = false;
+    const runLane = async (j: number) => {
+      // Per arm: set when a call failed, so the lane may need a restart (and priming) before its
+      // next call.
+      const laneFailed = substrates.map(() => false);
       while (next < measured.length) {
         if (signal?.aborted) return;
         const index = next++;
         const item = measured[index];
         const id = itemId(item, warm.length + index);
         const input = send(item);
-        let outcome: CallOutcome;
         let scheduled: number | undefined;
         if (rate !== undefined) {
           scheduled = (index * 1000) / rate;
           const wait = tStart + scheduled - now();
           if (wait > 0) await sleep(wait);
         }
-        if (input === undefined) {
-          outcome = {
-            index,
-            id,
-            ok: false,
-            attempts: 0,
-            elapsed_ms: 0,
-            failure: { kind: "invalid_item", message: `the item has no ${probe.send}` },
-          };
-        } else {
-          let attempts = 0;
-          const attemptFailures: string[] = [];
-          let excluded = 0;
-          let clockStart = scheduled === undefined ? undefined : tStart + scheduled;
-          for (;;) {
-            // After a failure, restart and prime outside the clock (only the part inside the item's
-            // window counts as excluded time). A healthy lane needs nothing.
-            if (laneFailed) {
-              const p0 = now();
-              await prepare(lane, primeInput, probe.timeout_ms, signal, deadlines);
-              const p1 = now();
-              if (clockStart !== undefined) excluded += Math.max(0, p1 - Math.max(p0, clockStart));
-              laneFailed = false;
-            }
-            attempts++;
-            const start = now();
-            clockStart ??= start;
-            try {
-              const result = await callOnce(lane, input, probe.timeout_ms, signal, deadlines);
-              outcome = {
-                index,
-                id,
-                ok: true,
-                result,
-                attempts,
-                elapsed_ms: now() - clockStart - excluded,
-              };
-              break;
-            } catch (e) {
-              const failure = e instanceof SubstrateCallError
-                ? { kind: e.kind, message: e.message }
-                : { kind: "error", message: (e as Error)?.message ?? String(e) };
-              laneFailed = true;
-              if (attempts > probe.retries || signal?.aborted) {
+        for (const a of order(index)) {
+          if (signal?.aborted) return;
+          const lane = lanes[a][j];
+          let outcome: CallOutcome;
+          if (input === undefined) {
+            outcome = {
+              index,
+              id,
+              ok: false,
+              attempts: 0,
+              elapsed_ms: 0,
+              failure: { kind: "invalid_item", message: `the item has no ${probe.send}` },
+            };
+          } else {
+            let attempts = 0;
+            const attemptFailures: string[] = [];
+            let excluded = 0;
+            let clockStart = scheduled === undefined ? undefined : tStart + scheduled;
+            for (;;) {
+              // After a failure, restart and prime outside the clock (only the part inside the
+              // item's window counts as excluded time). A healthy lane needs nothing.
+              if (laneFailed[a]) {
+                const p0 = now();
+                await prepare(lane, primeInput, probe.timeout_ms, signal, deadlines);
+                const p1 = now();
+                if (clockStart !== undefined) {
+                  excluded += Math.max(0, p1 - Math.max(p0, clockStart));
+                }
+                laneFailed[a] = false;
+              }
+              attempts++;
+              const start = now();
+              clockStart ??= start;
+              try {
+                const result = await callOnce(lane, input, probe.timeout_ms, signal, deadlines);
                 outcome = {
                   index,
                   id,
-                  ok: false,
-                  failure,
+                  ok: true,
+                  result,
                   attempts,
                   elapsed_ms: now() - clockStart - excluded,
                 };
                 break;
+              } catch (e) {
+                const failure = e instanceof SubstrateCallError
+                  ? { kind: e.kind, message: e.message }
+                  : { kind: "error", message: (e as Error)?.message ?? String(e) };
+                laneFailed[a] = true;
+                if (attempts > probe.retries || signal?.aborted) {
+                  outcome = {
+                    index,
+                    id,
+                    ok: false,
+                    failure,
+                    attempts,
+                    elapsed_ms: now() - clockStart - excluded,
+                  };
+                  break;
+                }
+                attemptFailures.push(failure.kind);
               }
-              attemptFailures.push(failure.kind);
             }
+            if (attemptFailures.length > 0) outcome.attempt_failures = attemptFailures;
           }
-          if (attemptFailures.length > 0) outcome.attempt_failures = attemptFailures;
+          if (scheduled !== undefined) outcome.scheduled_ms = scheduled;
+          outcomes[a][index] = outcome;
+          if (!outcome.ok) failures++;
         }
-        if (scheduled !== undefined) outcome.scheduled_ms = scheduled;
-        outcomes[index] = outcome;
         done++;
-        if (!outcome.ok) failures++;
         options.onProgress?.({
           phase: "measure",
           done,
@@ -352,7 +426,7 @@ export async function executeProbe(
         });
       }
     };
-    await Promise.all(lanes.map(runLane));
+    await Promise.all(Array.from({ length: laneCount }, (_, j) => runLane(j)));
     if (signal?.aborted) throw new RunCancelled();
     return { outcomes, ...(harness ? { harness } : {}), unprimed };
   }

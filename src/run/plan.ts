@@ -6,7 +6,11 @@
  * @module
  */
 import {
+  comparisonMethodProblem,
+  type IntervalMethod,
+  MIN_BOOTSTRAP_N,
   nForPower,
+  orderStatisticMinimumN,
   powerAt,
   type PowerQuestion,
   smallestDecidableN,
@@ -14,6 +18,7 @@ import {
   wilsonExactError,
 } from "../stats/mod.ts";
 import type { Scenario } from "../scenario/types.ts";
+import type { Comparator } from "../record/types.ts";
 import { pillarStatistic, shortNumber } from "./analyze.ts";
 
 /** What a plan reports. */
@@ -41,6 +46,8 @@ export interface PlanReport {
   /** Wilson's exact one-sided error at corpus_items (Wilson pillars only). */
   exact_one_sided_error: number | null;
   warnings: string[];
+  /** Comparative claims: ratio or difference (power is not computed for them). */
+  comparison?: "ratio" | "difference";
 }
 
 const upper = (c: string) => c === "<" || c === "<=";
@@ -106,7 +113,10 @@ export function planScenario(
   sd?: number,
   searchPower = true,
 ): PlanReport {
-  const t = s.claim.threshold;
+  if (s.analysis.comparison) return planComparison(s, corpusItems);
+  const t = s.claim.threshold as typeof s.claim.threshold & {
+    comparator: Exclude<Comparator, "within">;
+  };
   const a = s.analysis;
   const spec = a.pillars.find((p) => p.name === t.metric)!;
   const statistic = pillarStatistic(spec);
@@ -122,7 +132,7 @@ export function planScenario(
   if (assume === undefined && sd !== undefined) assumption.sd = sd;
   const q: PowerQuestion = {
     statistic,
-    method: spec.interval,
+    method: spec.interval as IntervalMethod,
     decision: a.decision,
     comparator: t.comparator,
     threshold,
@@ -132,7 +142,7 @@ export function planScenario(
     ...(s.metrics[spec.metric].range ? { range: s.metrics[spec.metric].range } : {}),
   };
   const warnings: string[] = [];
-  const structural = structuralRefusal(statistic, spec.interval);
+  const structural = structuralRefusal(statistic, spec.interval as IntervalMethod);
   const claimText = `${t.metric} ${t.comparator} ${shortNumber(threshold)} ${t.units}`.trimEnd();
   if (structural && a.decision === "interval") {
     warnings.push(`pillar ${spec.name}: ${structural}; every run will be INCONCLUSIVE`);
@@ -201,5 +211,89 @@ export function planScenario(
       : { "0.8": null, "0.9": null },
     exact_one_sided_error: exactError,
     warnings,
+  };
+}
+
+/**
+ * The plan of a comparative claim: the smallest n per side at which the method can decide at
+ * all (the bootstrap's 100 values; the order statistics' bounds at one-sided β/2 on the sides
+ * the claim needs); power is not computed (docs/statistics.md: the comparison calibration table
+ * shows the power of each method on typical data).
+ */
+function planComparison(s: Scenario, corpusItems: number): PlanReport {
+  const t = s.claim.threshold;
+  const a = s.analysis;
+  const kind = a.comparison!.kind;
+  const spec = a.pillars.find((p) => p.name === t.metric)!;
+  const statistic = pillarStatistic(spec);
+  const threshold = Number(t.value);
+  const beta = (1 - a.confidence) / 2;
+  const warnings: string[] = [];
+  const claimText = `${t.metric} ${t.comparator} ${shortNumber(threshold)} ${t.units}`.trimEnd();
+  const problem = comparisonMethodProblem(statistic, kind, spec.interval);
+  let smallest: number | null = 1;
+  if (problem) {
+    smallest = null;
+    warnings.push(`pillar ${spec.name}: ${problem}; every run will be INCONCLUSIVE`);
+  } else if (spec.interval === "none") {
+    if (a.decision === "interval") {
+      smallest = null;
+      warnings.push(
+        `pillar ${spec.name} has no interval (interval: none) but the decision rule is interval: every run will be INCONCLUSIVE`,
+      );
+    }
+  } else if (spec.interval === "bootstrap_percentile") {
+    smallest = MIN_BOOTSTRAP_N;
+  } else if (spec.interval === "order_statistic") {
+    // Each side at one-sided β/2: the candidate's bound on the claim's side, the baseline's on
+    // the other (both for within, and the baseline's lower bound for any ratio's upper end).
+    const p = statistic.kind === "quantile" ? statistic.p : 0.5;
+    const side = 1 - beta; // a two-sided interval at 1 − β has one-sided β/2
+    const up = orderStatisticMinimumN(p, side, "upper");
+    const low = orderStatisticMinimumN(p, side, "lower");
+    smallest = Math.max(up, low);
+  }
+  if (a.decision === "point") {
+    warnings.push(
+      "decision: point has no error control: a claim exactly at its threshold is VALIDATED about half the time",
+    );
+  }
+  if (smallest !== null) {
+    if (a.min_n < smallest) {
+      warnings.push(
+        `min_n ${a.min_n} is below ${smallest}, the smallest n per side at which ${claimText} can be decided by the ${spec.interval} interval of the ${kind}`,
+      );
+    }
+    if (corpusItems < smallest) {
+      warnings.push(
+        `the corpus gives ${corpusItems} measured items per side, fewer than the ${smallest} needed to decide ${claimText}: every run will be INCONCLUSIVE`,
+      );
+    }
+  }
+  return {
+    scenario: s.name,
+    pillar: spec.name,
+    statistic: `${spec.statistic === "quantile" ? `quantile_${spec.p}` : spec.statistic}_${kind}`,
+    method: spec.interval,
+    decision: a.decision,
+    comparator: t.comparator,
+    threshold,
+    units: t.units,
+    confidence: a.confidence,
+    one_sided_error: Number(beta.toPrecision(12)),
+    corpus_items: corpusItems,
+    min_n: a.min_n,
+    smallest_decidable_n: smallest,
+    assumption: {
+      value: kind === "ratio" ? 1 : 0,
+      meaning:
+        "power is not computed for comparative claims; docs/statistics.md (comparison calibration) gives each method's power on typical data",
+      source: "default",
+    },
+    power_at_corpus: null,
+    n_for_power: { "0.8": null, "0.9": null },
+    exact_one_sided_error: null,
+    warnings,
+    comparison: kind,
   };
 }

@@ -10,6 +10,9 @@ import type { LineageLink } from "../record/lineage.ts";
 import type { Analysis } from "./analyze.ts";
 import { UNBOUNDED } from "./analyze.ts";
 import type { HarnessCalibration } from "./execute.ts";
+import type { BaselineSource } from "./baseline.ts";
+import type { DatasetRef } from "../record/types.ts";
+import { interleaveSeed } from "./interleave.ts";
 
 /** Inputs of {@link buildProvenance}. */
 export interface ProvenanceInputs {
@@ -33,6 +36,8 @@ export interface ProvenanceInputs {
   analysis?: Analysis;
   /** The harness's own overhead, measured before the run (latency scenarios). */
   harness?: HarnessCalibration;
+  /** Comparative claims: where the baseline came from, its observations dataset, pairing. */
+  baseline?: { source: BaselineSource; dataset: DatasetRef; paired: boolean };
   /** The observations file the run generated (the record's `observations` dataset). */
   observations?: { name: string; content_hash: string; n_records: bigint; source: string };
 }
@@ -109,6 +114,39 @@ export function pillarEntities(
       attrs["empiric:estimate_high"] = Number.isFinite(p.estimateHigh) ? p.estimateHigh : UNBOUNDED;
     }
     if (p.exactError !== undefined) attrs["empiric:exact_one_sided_error"] = p.exactError;
+    const cmp = p.comparison;
+    if (cmp && p.baseline) {
+      attrs["empiric:comparison"] = cmp.kind;
+      attrs["empiric:paired"] = cmp.paired;
+      attrs["empiric:candidate_estimate"] = cmp.candidate.estimate;
+      attrs["empiric:baseline_estimate"] = cmp.baseline.estimate;
+      attrs["empiric:baseline_n"] = BigInt(analysis.baseline?.measured ?? cmp.baseline.n);
+      attrs["empiric:baseline_failures"] = BigInt(p.baseline.failed);
+      attrs["empiric:baseline_censored"] = BigInt(
+        p.baseline.censored?.filter(Boolean).length ?? 0,
+      );
+      attrs["empiric:baseline_failure_policy"] = p.baseline.policy;
+      for (const side of ["candidate", "baseline"] as const) {
+        const siv = cmp[side].interval;
+        if (!siv) continue;
+        attrs[`empiric:${side}_ci_low`] = Number.isFinite(siv.low) ? siv.low : -UNBOUNDED;
+        attrs[`empiric:${side}_ci_high`] = Number.isFinite(siv.high) ? siv.high : UNBOUNDED;
+        attrs[`empiric:${side}_confidence`] = siv.confidence;
+        if (siv.ranks) {
+          attrs[`empiric:${side}_rank_low`] = BigInt(siv.ranks.lower);
+          attrs[`empiric:${side}_rank_high`] = BigInt(siv.ranks.upper);
+        }
+      }
+      if (cmp.mcnemar) {
+        attrs["empiric:discordant_candidate_only"] = BigInt(cmp.mcnemar.candidate_only);
+        attrs["empiric:discordant_baseline_only"] = BigInt(cmp.mcnemar.baseline_only);
+        attrs["empiric:mcnemar_p"] = cmp.mcnemar.p_value;
+        attrs["empiric:discordant_share_low"] = cmp.mcnemar.share.low;
+        attrs["empiric:discordant_share_high"] = cmp.mcnemar.share.high;
+        attrs["empiric:discordance_low"] = cmp.mcnemar.discordance.low;
+        attrs["empiric:discordance_high"] = cmp.mcnemar.discordance.high;
+      }
+    }
     if (p.refused !== undefined) attrs["empiric:refused"] = p.refused;
     if (p.undecidable !== undefined) attrs["empiric:undecidable"] = p.undecidable;
     if (p.deciding) {
@@ -119,6 +157,14 @@ export function pillarEntities(
       attrs["empiric:min_n"] = BigInt(a.min_n);
       attrs["empiric:max_failure_rate"] = a.max_failure_rate;
       attrs["empiric:failed_items"] = BigInt(analysis.failures.length);
+      if (analysis.baseline) {
+        attrs["empiric:baseline_failed_items"] = BigInt(analysis.baseline.failures.length);
+        if (t.comparator === "within") {
+          attrs["empiric:within_center"] = scenario.analysis.comparison?.kind === "ratio"
+            ? 1.0
+            : 0.0;
+        }
+      }
       attrs["empiric:deciding_low"] = point ? e.statistic_value : e.ci_low;
       attrs["empiric:deciding_high"] = point
         ? (p.estimateHigh === undefined
@@ -237,6 +283,75 @@ export function buildProvenance(i: ProvenanceInputs): JsonObject {
     activityAttrs["empiric:harness_overhead_median_ms"] = i.harness.median_ms;
     activityAttrs["empiric:harness_overhead_max_ms"] = i.harness.max_ms;
   }
+  const associations: JsonObject = {
+    "_:assoc/substrate": {
+      "prov:activity": run,
+      "prov:agent": substrate,
+      ...(i.baseline ? { "prov:hadRole": "empiric:candidate" } : {}),
+    },
+    "_:assoc/empiric": { "prov:activity": run, "prov:agent": software },
+  };
+  const agents: JsonObject = {};
+  if (i.baseline) {
+    // The baseline's observations: measured by this run (a baseline substrate, interleaved) or
+    // taken from a stored proof (derived from that proof's result).
+    const b = i.baseline;
+    const id = `empiric:dataset/${encodeURIComponent(b.dataset.name)}`;
+    entity[id] = {
+      "prov:type": { "$": "empiric:Dataset", "type": "prov:QUALIFIED_NAME" },
+      "prov:label": b.dataset.name,
+      "empiric:kind": "baseline",
+      "empiric:content_hash": b.dataset.content_hash,
+      "empiric:n_records": b.dataset.n_records,
+      "prov:location": b.dataset.source,
+      "empiric:paired": b.paired,
+    };
+    derived[`_:derived/${b.dataset.name}`] = {
+      "prov:generatedEntity": result,
+      "prov:usedEntity": id,
+    };
+    if (b.source.kind === "substrate") {
+      const agent = `empiric:baseline-substrate/${encodeURIComponent(b.source.name)}`;
+      agents[agent] = {
+        "prov:type": { "$": "prov:SoftwareAgent", "type": "prov:QUALIFIED_NAME" },
+        "prov:label": b.source.name,
+        "empiric:git_commit": b.source.commit,
+        "empiric:spec": b.source.spec,
+        "empiric:role": "baseline",
+      };
+      associations["_:assoc/baseline-substrate"] = {
+        "prov:activity": run,
+        "prov:agent": agent,
+        "prov:hadRole": "empiric:baseline",
+      };
+      generated[`_:generated/${b.dataset.name}`] = {
+        "prov:entity": id,
+        "prov:activity": run,
+        "prov:time": i.endedAt,
+      };
+      if (i.scenario) {
+        activityAttrs["empiric:interleaved"] = true;
+        activityAttrs["empiric:interleave_seed"] = BigInt(interleaveSeed(i.scenario.analysis.seed));
+      }
+    } else {
+      used[`_:used/${b.dataset.name}`] = {
+        "prov:activity": run,
+        "prov:entity": id,
+        "prov:time": i.startedAt,
+      };
+      const proofNode = b.source.entity ?? `empiric:proof/${b.source.proofId}`;
+      derived[`_:baseline/${b.source.proofId}`] = {
+        "prov:generatedEntity": id,
+        "prov:usedEntity": proofNode,
+      };
+      entity[id] = {
+        ...(entity[id] as JsonObject),
+        "empiric:baseline_proof_id": b.source.proofId,
+        "empiric:baseline_substrate_name": b.source.substrateName,
+        "empiric:baseline_substrate_git_commit": b.source.substrateCommit,
+      };
+    }
+  }
   const reg = i.registration;
   if (reg) {
     const id = `empiric:registration/${reg.digest}`;
@@ -282,13 +397,11 @@ export function buildProvenance(i: ProvenanceInputs): JsonObject {
         "empiric:version": i.empiricVersion,
         "empiric:git_commit": i.empiricCommit,
       },
+      ...agents,
     },
     used,
     wasGeneratedBy: generated,
-    wasAssociatedWith: {
-      "_:assoc/substrate": { "prov:activity": run, "prov:agent": substrate },
-      "_:assoc/empiric": { "prov:activity": run, "prov:agent": software },
-    },
+    wasAssociatedWith: associations,
     wasAttributedTo: { "_:attributed": { "prov:entity": result, "prov:agent": software } },
     wasDerivedFrom: derived,
   };

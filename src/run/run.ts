@@ -11,7 +11,7 @@
  */
 import { reproductionCommand } from "../record/command.ts";
 import { sha256Hex } from "../crypto/hash.ts";
-import { ScenarioError } from "../errors/errors.ts";
+import { ScenarioError, UsageError } from "../errors/errors.ts";
 import { canonicalize } from "../json/canonical.ts";
 import { configHash, dataHash, loadDatasets } from "../scenario/load.ts";
 import type { ResolvedScenario } from "../scenario/resolve.ts";
@@ -27,13 +27,21 @@ import {
   thresholdOf,
 } from "./analyze.ts";
 import {
-  executeProbe,
+  executeArms,
   type HarnessCalibration,
   type MonotonicClock,
   type RunProgress,
 } from "./execute.ts";
 import { buildObservations, type Observation } from "./observation.ts";
 import { type BundleBytes, bundleBytes, observationsDataset } from "./bundle.ts";
+import { candidateFirst } from "./interleave.ts";
+import {
+  baselineDataset,
+  baselineObservationsBytes,
+  type BaselineSource,
+  baselineSourceText,
+  pairedWith,
+} from "./baseline.ts";
 import { decidabilityWarnings } from "./plan.ts";
 import type { Imported, ImportFormat } from "./import.ts";
 import { buildProvenance } from "./provenance.ts";
@@ -81,6 +89,18 @@ export interface RunInputs {
    * lineage and the provenance graph.
    */
   checkRegistration?: (facts: RunFacts) => Promise<RegistrationRef>;
+  /**
+   * Comparative claims: the baseline, either a second substrate measured in the same run,
+   * interleaved item by item, or a stored proof's observations (verified by the caller).
+   */
+  baseline?: BaselineSource;
+}
+
+/** A comparative run's baseline: its observations, their file's exact bytes, and pairing. */
+export interface RunBaseline {
+  observations: Observation[];
+  bytes: Uint8Array<ArrayBuffer>;
+  paired: boolean;
 }
 
 /** The result of a run: the signed record and what the record does not carry. */
@@ -94,14 +114,20 @@ export interface RunOutput {
   /** One per measured item, in corpus order: with the scenario, all the analysis reads. */
   observations: Observation[];
   /**
-   * The files kept beside the record (`<record>.observations.jsonl`, `<record>.scenario.json`):
-   * the observations and the normalized scenario, exactly as the record's hashes seal them.
+   * The files kept beside the record (`<record>.observations.jsonl`, `<record>.scenario.json`,
+   * and for a comparative claim `<record>.baseline.observations.jsonl`): exactly the bytes the
+   * record's hashes seal.
    */
   bundle: BundleBytes;
   /** The harness's own overhead (latency scenarios). */
   harness?: HarnessCalibration;
   /** Why the plan cannot decide as hoped (min_n below the smallest decidable n, ...). */
   warnings: string[];
+  /**
+   * Comparative claims: the baseline's observations (measured in this run, or the stored
+   * proof's), the exact bytes of its observations file, and whether the sides were paired.
+   */
+  baseline?: RunBaseline;
 }
 
 /** RFC 3339 UTC with `Z` (milliseconds unless whole seconds). */
@@ -126,6 +152,7 @@ export async function runScenario(inputs: RunInputs): Promise<RunOutput> {
       { pointer: "/datasets" },
     );
   }
+  const baselineSource = checkBaseline(scenario, inputs.baseline);
   // Pre-registration, fixed before the first substrate call.
   const datasets = await loadDatasets(scenario, resolved.origin.path, resolved.files);
   const cfgHash = await configHash(scenario);
@@ -156,27 +183,50 @@ export async function runScenario(inputs: RunInputs): Promise<RunOutput> {
     Math.max(0, corpus.length - scenario.probe.warmup_items),
   );
 
+  // A comparison's run id also depends on its baseline (none for a plain run: ids unchanged).
+  const baselineKey = baselineSource ? `\n${baselineSourceText(baselineSource)}` : "";
   const startedAtMs = clock();
   const created = rfc3339(startedAtMs);
   const runId = (await sha256Hex(
     new TextEncoder().encode(
-      `${cfgHash}\n${dHash}\n${inputs.substrateSpec}\n${created}\n${inputs.monotonic()}`,
+      `${cfgHash}\n${dHash}\n${inputs.substrateSpec}${baselineKey}\n${created}\n${inputs.monotonic()}`,
     ),
   ))
     .slice(0, 32);
   const runIdFinal = deterministic
     ? (await sha256Hex(
-      new TextEncoder().encode(`${cfgHash}\n${dHash}\n${inputs.substrateSpec}\n${created}`),
+      new TextEncoder().encode(
+        `${cfgHash}\n${dHash}\n${inputs.substrateSpec}${baselineKey}\n${created}`,
+      ),
     )).slice(0, 32)
     : runId;
 
-  const executed = await executeProbe(scenario, corpus, substrate, {
-    monotonic: inputs.monotonic,
-    onProgress: inputs.onProgress,
-    signal: inputs.signal,
-  });
   const measuredItems = corpus.slice(Math.min(scenario.probe.warmup_items, corpus.length));
-  const observations = buildObservations(scenario, measuredItems, executed.outcomes);
+  const interleaved = baselineSource?.kind === "substrate";
+  const first = interleaved ? candidateFirst(scenario.analysis.seed, measuredItems.length) : [];
+  const executed = await executeArms(
+    scenario,
+    corpus,
+    interleaved ? [substrate, baselineSource.substrate] : [substrate],
+    {
+      monotonic: inputs.monotonic,
+      onProgress: inputs.onProgress,
+      signal: inputs.signal,
+      ...(interleaved ? { order: (i: number) => (first[i] ? [0, 1] : [1, 0]) } : {}),
+    },
+  );
+  const observations = buildObservations(scenario, measuredItems, executed.outcomes[0]);
+  let baseline: RunBaseline | undefined;
+  if (baselineSource?.kind === "substrate") {
+    const obs = buildObservations(scenario, measuredItems, executed.outcomes[1]);
+    baseline = { observations: obs, bytes: baselineObservationsBytes(obs), paired: true };
+  } else if (baselineSource?.kind === "proof") {
+    baseline = {
+      observations: baselineSource.observations,
+      bytes: baselineSource.bytes,
+      paired: pairedWith(datasets, observations, baselineSource),
+    };
+  }
   return await seal(inputs, {
     scenario,
     datasets,
@@ -191,7 +241,33 @@ export async function runScenario(inputs: RunInputs): Promise<RunOutput> {
     harness: executed.harness,
     warnings,
     defaultSubstrateName: substrate.defaultName,
+    ...(baseline && baselineSource ? { baseline: { ...baseline, source: baselineSource } } : {}),
   });
+}
+
+/** A comparative scenario needs a baseline, and only it takes one. */
+function checkBaseline(
+  scenario: ResolvedScenario["scenario"],
+  baseline: BaselineSource | undefined,
+): BaselineSource | undefined {
+  const comparison = scenario.analysis.comparison;
+  if (comparison && !baseline) {
+    throw new UsageError(
+      `scenario ${scenario.name} makes a comparative claim (analysis.comparison: ${comparison.kind}): name the baseline with --baseline-substrate SUBSTRATE (measured in the same run) or --baseline PROOF (a stored proof)`,
+    );
+  }
+  if (!comparison && baseline) {
+    throw new UsageError(
+      `scenario ${scenario.name} declares no analysis.comparison, so it takes no baseline; add analysis.comparison: {kind: ratio} (or difference) to compare`,
+    );
+  }
+  if (baseline?.kind === "substrate" && scenario.probe.arrival_rate !== undefined) {
+    throw new ScenarioError(
+      "scenario_invalid",
+      `scenario ${scenario.name} is open-loop (probe.arrival_rate): one substrate is measured at a time, so it cannot interleave a baseline substrate; compare against a stored baseline with --baseline PROOF`,
+    );
+  }
+  return baseline;
 }
 
 /** Inputs of {@link runImported}: a run's inputs without a substrate, and the results file. */
@@ -212,6 +288,11 @@ export async function runImported(inputs: ImportInputs): Promise<RunOutput> {
   const deterministic = inputs.sourceDateEpoch !== undefined;
   const clock = deterministic ? () => inputs.sourceDateEpoch! * 1000 : inputs.now;
   const { file, imported } = inputs;
+  if (scenario.analysis.comparison) {
+    throw new UsageError(
+      `scenario ${scenario.name} makes a comparative claim (analysis.comparison): results imported from a file have no baseline; run it with --substrate and --baseline-substrate or --baseline`,
+    );
+  }
   const base = file.name.slice(file.name.lastIndexOf("/") + 1);
   const dataset: LoadedDataset = {
     spec: { name: `${file.format}:${base}`, kind: "observations" },
@@ -267,6 +348,8 @@ interface Measured {
   harness?: HarnessCalibration;
   warnings: string[];
   defaultSubstrateName: string;
+  /** Comparative claims: the baseline and where it came from. */
+  baseline?: RunBaseline & { source: BaselineSource };
 }
 
 /** Analyse the observations by the plan, and build, seal and sign the record. */
@@ -280,6 +363,8 @@ async function seal(
   const executed = { harness: m.harness };
   const warnings = m.warnings;
   const deterministic = inputs.sourceDateEpoch !== undefined;
+  const baseline = m.baseline;
+  const baselineSource = baseline?.source;
   inputs.onProgress?.({
     phase: "analyze",
     done: 0,
@@ -296,21 +381,40 @@ async function seal(
       observations,
       (done, total) =>
         inputs.onProgress?.({ phase: "analyze", done, total, failures: 0, elapsed_ms: 0 }),
+      baseline ? { observations: baseline.observations, paired: baseline.paired } : undefined,
     );
   } catch (e) {
     analysis = failedAnalysis(scenario, observations, e);
   }
+  const baselineRef = baseline && baselineSource
+    ? await baselineDataset(
+      baseline.bytes,
+      baseline.observations.length,
+      baselineSourceText(baselineSource),
+    )
+    : undefined;
 
   // The bundle: the observations file is a dataset of the record (its hash is signed).
-  const bundle = bundleBytes(scenario, observations);
+  const bundle: BundleBytes = {
+    ...bundleBytes(scenario, observations),
+    ...(baseline ? { baseline: baseline.bytes } : {}),
+  };
   const observationsRef = await observationsDataset(bundle.observations, observations.length);
 
   const substrateName = inputs.substrateName ?? m.defaultSubstrateName;
   const substrateCommit = inputs.substrateCommit ?? "unknown";
   const lineage = [
     ...new Map(
-      [...(inputs.lineage ?? []), ...(registration ? [{ proof_id: registration.digest }] : [])]
-        .map((l) => [l.proof_id, l]),
+      [
+        ...(inputs.lineage ?? []),
+        ...(baselineSource?.kind === "proof"
+          ? [{
+            proof_id: baselineSource.proofId,
+            ...(baselineSource.entity ? { entity: baselineSource.entity } : {}),
+          }]
+          : []),
+        ...(registration ? [{ proof_id: registration.digest }] : []),
+      ].map((l) => [l.proof_id, l]),
     ).values(),
   ];
   const environment: Record<string, string> = { empiric: inputs.runtime.empiricVersion };
@@ -346,6 +450,7 @@ async function seal(
           kind: d.spec.kind,
         })),
         observationsRef,
+        ...(baselineRef ? [baselineRef] : []),
       ],
     },
     evidence: analysis.pillars.map((p) => p.evidence),
@@ -356,7 +461,15 @@ async function seal(
       reasoning: analysis.reasoning,
     },
     reproduction: {
-      command: reproductionCommand(inputs.scenarioArgument ?? scenario.name, inputs.substrateSpec),
+      command: reproductionCommand(
+        inputs.scenarioArgument ?? scenario.name,
+        inputs.substrateSpec,
+        baselineSource?.kind === "substrate"
+          ? { option: "--baseline-substrate", value: baselineSource.spec }
+          : baselineSource?.kind === "proof"
+          ? { option: "--baseline", value: baselineSource.proofId }
+          : null,
+      ),
       environment,
       lineage_chain: lineage.map((l) => l.proof_id),
     },
@@ -379,6 +492,9 @@ async function seal(
       analysis,
       harness: executed.harness,
       observations: observationsRef,
+      ...(baselineSource && baselineRef && baseline
+        ? { baseline: { source: baselineSource, dataset: baselineRef, paired: baseline.paired } }
+        : {}),
     }),
   };
   const record = await signRecord(unsigned, inputs.key);
@@ -399,5 +515,14 @@ async function seal(
     bundle,
     ...(executed.harness ? { harness: executed.harness } : {}),
     warnings,
+    ...(baseline
+      ? {
+        baseline: {
+          observations: baseline.observations,
+          bytes: baseline.bytes,
+          paired: baseline.paired,
+        },
+      }
+      : {}),
   };
 }

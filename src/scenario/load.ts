@@ -14,6 +14,7 @@ import { sha256Hex } from "../crypto/hash.ts";
 import { compileTypedValidator, type TypedValidator } from "../schema/validate.ts";
 import scenarioSchema from "./scenario.schema.json" with { type: "json" };
 import type { LoadedDataset, PillarSpec, Scenario } from "./types.ts";
+import { COMPARISON_METHODS_FOR, comparisonMethodProblem } from "../stats/compare_methods.ts";
 
 /** The scenario JSON Schema (draft 2020-12). */
 export const SCENARIO_SCHEMA: typeof scenarioSchema = scenarioSchema;
@@ -173,11 +174,12 @@ export function normalizeScenario(
       max_failure_rate: num(a.max_failure_rate, 0.05),
       decision: a.decision ?? "interval",
       on_failure: a.on_failure ?? "inconclusive",
+      ...(a.comparison ? { comparison: { kind: a.comparison.kind } } : {}),
       pillars: (a.pillars as Record<string, unknown>[]).map((x) => ({
         ...x,
         ...(x.p === undefined ? {} : { p: Number(x.p) }),
         interval: (x.interval as PillarSpec["interval"]) ??
-          defaultInterval(x.statistic as PillarSpec["statistic"]),
+          defaultInterval(x.statistic as PillarSpec["statistic"], a.comparison !== undefined),
       })) as PillarSpec[],
     },
   };
@@ -194,8 +196,12 @@ export function normalizeScenario(
   return scenario;
 }
 
-/** The default interval per statistic: the method that holds its level (docs/statistics.md). */
-function defaultInterval(s: PillarSpec["statistic"]): PillarSpec["interval"] {
+/**
+ * The default interval per statistic: the method that holds its level (docs/statistics.md); for
+ * comparative claims the first of `COMPARISON_METHODS_FOR`.
+ */
+function defaultInterval(s: PillarSpec["statistic"], comparison: boolean): PillarSpec["interval"] {
+  if (comparison) return COMPARISON_METHODS_FOR[s][0];
   return s === "proportion" ? "clopper_pearson" : s === "mean" ? "t" : "order_statistic";
 }
 
@@ -203,8 +209,22 @@ function defaultInterval(s: PillarSpec["statistic"]): PillarSpec["interval"] {
 export function checkSemantics(s: Scenario): { pointer: string; message: string }[] {
   const out: { pointer: string; message: string }[] = [];
   const names = new Set<string>();
+  const comparison = s.analysis.comparison;
   s.analysis.pillars.forEach((p, i) => {
     const at = `/analysis/pillars/${i}`;
+    if (comparison) {
+      const statistic = p.statistic === "quantile"
+        ? { kind: "quantile" as const, p: p.p ?? 0.5 }
+        : { kind: p.statistic };
+      const problem = comparisonMethodProblem(statistic, comparison.kind, p.interval);
+      if (problem) out.push({ pointer: `${at}/interval`, message: problem });
+    } else if (p.interval === "mcnemar") {
+      out.push({
+        pointer: `${at}/interval`,
+        message:
+          "mcnemar compares a candidate with a baseline: it needs analysis.comparison (kind difference)",
+      });
+    }
     if (names.has(p.name)) {
       out.push({ pointer: `${at}/name`, message: `pillar ${p.name} is declared twice` });
     }
@@ -231,7 +251,8 @@ export function checkSemantics(s: Scenario): { pointer: string; message: string 
       });
     }
     if (
-      (p.interval === "wilson" || p.interval === "clopper_pearson") && p.statistic !== "proportion"
+      (p.interval === "wilson" || p.interval === "clopper_pearson" || p.interval === "mcnemar") &&
+      p.statistic !== "proportion"
     ) {
       out.push({
         pointer: `${at}/interval`,
@@ -282,6 +303,22 @@ export function checkSemantics(s: Scenario): { pointer: string; message: string 
     }
     if (m.range !== undefined && !(m.range[0] < m.range[1])) {
       out.push({ pointer: `${at}/range`, message: "must be [lo, hi] with lo < hi" });
+    }
+  }
+  const t = s.claim.threshold;
+  if (t.comparator === "within") {
+    if (!comparison) {
+      out.push({
+        pointer: "/claim/threshold/comparator",
+        message:
+          "within (|difference| <= value) compares a candidate with a baseline: it needs analysis.comparison",
+      });
+    }
+    if (!(Number(t.value) >= 0)) {
+      out.push({
+        pointer: "/claim/threshold/value",
+        message: "must be at least 0 for within (the largest |difference| or |ratio − 1| allowed)",
+      });
     }
   }
   if (!names.has(s.claim.threshold.metric)) {

@@ -34,6 +34,7 @@ export interface PillarSpec {
     | "bounded"
     | "bootstrap_percentile"
     | "bootstrap_bca"
+    | "mcnemar"
     | "none";
 }
 
@@ -85,6 +86,11 @@ export interface Scenario {
      * pre-registered `worst` value).
      */
     on_failure: "inconclusive" | "worst";
+    /**
+     * A comparative claim: each pillar is the candidate's statistic divided by (`ratio`) or minus
+     * (`difference`) the baseline's (docs/scenarios.md, "Comparative claims").
+     */
+    comparison?: { kind: "ratio" | "difference" };
     pillars: PillarSpec[];
   };
 }

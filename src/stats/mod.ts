@@ -66,3 +66,27 @@ export { jackknifeAcceleration, jackknifeValues } from "./jackknife.ts";
 export { wilsonBySolving, wilsonExactError, wilsonInterval } from "./wilson.ts";
 export { tInterval } from "./t_interval.ts";
 export { MAX_RESAMPLES, MAX_SEED } from "./validate.ts";
+export {
+  BOOTSTRAP_QUANTILE_RANGE,
+  combine,
+  combineBounds,
+  compareInterval,
+  COMPARISON_METHODS_FOR,
+  type ComparisonKind,
+  type ComparisonMethod,
+  comparisonMethodProblem,
+  comparisonName,
+  type ComparisonOptions,
+  type ComparisonResult,
+  type ComparisonSide,
+  trivialComparisonBounds,
+} from "./compare.ts";
+export { twoSampleBootstrap, type TwoSampleDistribution } from "./compare_bootstrap.ts";
+export { crossCheckComparison, referenceTwoSampleBootstrap } from "./compare_cross_check.ts";
+export {
+  type DiscordantCounts,
+  discordantCounts,
+  mcnemarExactP,
+  pairedProportionInterval,
+} from "./mcnemar.ts";
+export { decideComparison } from "./compare_calibration.ts";

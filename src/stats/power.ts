@@ -16,7 +16,10 @@
  *
  * @module
  */
-import type { Comparator } from "../record/types.ts";
+import type { Comparator as AnyComparator } from "../record/types.ts";
+
+/** One-sample claims compare with a line: `<`, `<=`, `>`, `>=` (`within` is for comparisons). */
+type Comparator = Exclude<AnyComparator, "within">;
 import { binomialCdf, studentTQuantile } from "./distributions.ts";
 import { clopperPearsonInterval } from "./clopper_pearson.ts";
 import { dkwEpsilon } from "./bounded_mean.ts";

@@ -58,6 +58,15 @@ export const MIGRATIONS: readonly Migration[] = [
         ON empiric_proof_index (scenario, outcome, created_ms DESC, proof_id DESC)`,
     ],
   },
+  {
+    version: 2,
+    name: "the baseline bundle part (comparative claims)",
+    statements: [
+      `ALTER TABLE empiric_bundle_parts DROP CONSTRAINT empiric_bundle_parts_part_check`,
+      `ALTER TABLE empiric_bundle_parts ADD CONSTRAINT empiric_bundle_parts_part_check
+        CHECK (part IN ('observations', 'scenario', 'baseline'))`,
+    ],
+  },
 ];
 
 /** The schema version this empiric writes and reads. */

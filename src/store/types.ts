@@ -62,6 +62,8 @@ export const BUNDLE_PARTS = {
   observations: ".observations.jsonl",
   /** The normalized scenario (its canonical form hashes to `pre_registration.config_hash`). */
   scenario: ".scenario.json",
+  /** Comparative claims: the baseline's observations (dataset kind `baseline`). */
+  baseline: ".baseline.observations.jsonl",
 } as const;
 
 /** Name of a bundle part. */

@@ -139,3 +139,37 @@ Deno.test({
   ) assert.ok(methods.has(m), `the fuzz covers ${m}`);
   assert.equal(outcomes.size, 3, "every outcome occurs");
 });
+
+Deno.test({
+  name:
+    "Python audit: a genuine comparative record verifies there and is reported NOT-RECOMPUTED (exit 69), not failed",
+  ignore: !havepython,
+}, async () => {
+  const dir = await Deno.makeTempDir();
+  const keyText = new TextDecoder().decode(TEST_SIGN_KEY);
+  const scaled = (args: string) => `cmd:python3 ${ROOT}fixtures/substrates/scaled.py ${args}`;
+  const r = await runScenarioForTest({
+    scenario: `${ROOT}fixtures/compare/compare-value.yaml`,
+    substrate: scaled("1.0 0.02 31 --no-sleep"),
+    baselineSubstrate: scaled("1.0 0.02 32 --no-sleep"),
+  }, { env: await testEnv(), key: TEST_SIGN_KEY });
+  const base = `${dir}/cmp`;
+  await Deno.writeTextFile(`${base}.json`, prettyJson(r.output.record as never));
+  await Deno.writeFile(`${base}.observations.jsonl`, r.output.bundle.observations);
+  await Deno.writeFile(`${base}.scenario.json`, r.output.bundle.scenario);
+  await Deno.writeFile(`${base}.baseline.observations.jsonl`, r.output.bundle.baseline!);
+  // Its verdict check (within, two one-sided bounds, both sides' counts) passes in Python.
+  const verify = await python(["verify", `${base}.json`, "--key", keyText]);
+  assert.equal(verify.code, 0, verify.out);
+  const audit = await python(["audit", `${base}.json`, "--key", keyText]);
+  assert.equal(audit.code, 69, audit.out);
+  assert.match(audit.out, /^NOT-RECOMPUTED .*comparative claim .*empiric audit/);
+  const json = await python(["audit", `${base}.json`, "--key", keyText, "--json"]);
+  const result = JSON.parse(json.out);
+  assert.deepEqual([result.status, result.agrees, result.differences], [
+    "not_recomputed",
+    false,
+    [],
+  ]);
+  await Deno.remove(dir, { recursive: true });
+});

@@ -8,7 +8,10 @@ import { verifyProofImpl } from "../../src/ops/verify_proof.ts";
 import { prettyJson } from "../../src/json/pretty.ts";
 import type { JsonValue } from "../../src/json/value.ts";
 import type { ProofRecord } from "../../src/record/types.ts";
-import { TEST_SIGN_KEY } from "../support/env.ts";
+import { ROOT, TEST_SIGN_KEY, testEnv } from "../support/env.ts";
+import { runScenarioForTest, testHost } from "../support/ops.ts";
+import { invoke } from "../../src/ops/mod.ts";
+import { auditProofOp } from "../../src/ops/audit_proof.ts";
 import { type PgServer, postgresAvailable, startPostgres } from "../support/postgres.ts";
 import { makeRecord, manyRecords, recordBytes } from "../support/records.ts";
 
@@ -102,6 +105,34 @@ const CASES: Record<string, Case> = {
       assert.deepEqual(b2.record, recordBytes(r2), "put writes the pretty JSON bytes");
       assert.equal(await s.getBundle("f".repeat(64)), undefined);
     });
+  },
+
+  "a comparative run keeps its baseline part, and the stored bundle audits clean": async (b) => {
+    const loc = await b.fresh();
+    const scaled = (args: string) =>
+      `cmd:python3 ${ROOT}fixtures/substrates/scaled.py ${args} --no-sleep`;
+    const run = await runScenarioForTest({
+      scenario: `${ROOT}fixtures/compare/compare-value.yaml`,
+      substrate: scaled("1.0 0.02 21"),
+      baselineSubstrate: scaled("1.0 0.02 22"),
+    }, { env: await testEnv(), key: TEST_SIGN_KEY, store: loc });
+    const id = run.output.record.identity.proof_id;
+    await withStore(loc, async (s) => {
+      const bundle = (await s.getBundle(id))!;
+      assert.ok(run.output.bundle.baseline, "the run has a baseline part");
+      assert.deepEqual(bundle.parts.baseline, run.output.bundle.baseline);
+      assert.deepEqual(bundle.parts.observations, run.output.bundle.observations);
+    });
+    // audit_proof by proof_id reads all three parts from the store.
+    const host = await testHost({ key: TEST_SIGN_KEY, store: loc });
+    try {
+      const audit = await invoke(auditProofOp, { proof_id: id }, host);
+      assert.deepEqual([audit.problems, audit.differences], [[], []]);
+      assert.equal(audit.checks.baseline, "pass");
+      assert.equal(audit.agrees, true);
+    } finally {
+      await host.close();
+    }
   },
 
   "list: newest first; scenario, substrate, outcome and time filters": async (b) => {

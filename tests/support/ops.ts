@@ -51,6 +51,9 @@ export interface TestRunRequest {
   substrateName?: string;
   substrateCommit?: string;
   after?: string[];
+  /** Comparative scenarios: a baseline substrate (interleaved) or a stored proof. */
+  baselineSubstrate?: string;
+  baseline?: string;
 }
 
 /** What a test run needs: environment and key, optionally a store (a directory). */
@@ -86,6 +89,8 @@ export async function runScenarioForTest(req: TestRunRequest, deps: TestRunDeps)
         substrate_name: req.substrateName,
         substrate_commit: req.substrateCommit,
         after: req.after,
+        baseline_substrate: req.baselineSubstrate,
+        baseline: req.baseline,
       },
       host,
       { ...deps, onOutput: (o) => (output = o) },

@@ -66,6 +66,27 @@ def handle(r):
         return stats.t.ppf(r["q"], r["df"])
     if op == "nct_cdf":
         return stats.nct.cdf(r["x"], r["df"], r["nc"])
+    if op == "mcnemar_p":
+        from statsmodels.stats.contingency_tables import mcnemar
+
+        return mcnemar([[0, r["b"]], [r["c"], 0]], exact=True).pvalue
+    if op == "bootstrap2":
+        # A statistic of two samples: candidate's over baseline's (ratio) or minus (difference).
+        def one(x, axis):
+            if r["statistic"] == "mean":
+                return np.mean(x, axis=axis)
+            return np.quantile(x, r.get("p", 0.5), axis=axis, method="linear")
+
+        def stat(c, b, axis=-1):
+            sc, sb = one(c, axis), one(b, axis)
+            return sc / sb if r["kind"] == "ratio" else sc - sb
+
+        res = stats.bootstrap(
+            (np.asarray(r["candidate"]), np.asarray(r["baseline"])), stat, paired=r["paired"],
+            vectorized=True, confidence_level=r["confidence"], n_resamples=r["resamples"],
+            method="percentile", random_state=r["seed"],
+        )
+        return [res.confidence_interval.low, res.confidence_interval.high]
     if op == "skew":
         return stats.skew(np.asarray(r["x"]))
     raise ValueError(f"unknown op {op}")

@@ -63,4 +63,4 @@ pub use record::{
     Verified, DEMO_KEY, MIN_SIGNING_KEY_LEN, RECORD_SECTIONS,
 };
 pub use value::CanonicalValue;
-pub use verdict::{rule_outcome, verify_verdict, RuleInputs, VerdictCheck};
+pub use verdict::{rule_outcome, verify_verdict, RuleBaseline, RuleInputs, VerdictCheck};

@@ -191,6 +191,22 @@ pub struct RuleInputs<'s> {
     pub low: f64,
     /// `empiric:deciding_high`.
     pub high: f64,
+    /// `within`: the center of the band (`empiric:within_center`: 1 for a ratio, 0 for a
+    /// difference).
+    pub center: f64,
+    /// A comparative claim's baseline side, when the pillar compares (`empiric:comparison`).
+    pub baseline: Option<RuleBaseline>,
+}
+
+/// The baseline side of a comparative claim, as the deciding pillar records it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct RuleBaseline {
+    /// Items measured on the baseline (`empiric:baseline_n`).
+    pub n: i64,
+    /// Failed baseline items (`empiric:baseline_failed_items`).
+    pub failed: i64,
+    /// Censored values of the deciding pillar on both sides (a point rule cannot decide them).
+    pub censored: i64,
 }
 
 /// The outcome the recorded rule gives, in the order of `docs/statistics.md` ("The verdict").
@@ -199,16 +215,45 @@ pub struct RuleInputs<'s> {
 /// use empiric_proof::{rule_outcome, RuleInputs};
 /// let inputs = RuleInputs { n: 200, failed: 0, min_n: 100, max_failure_rate: 0.02,
 ///     rule: "interval", method: "order_statistic", refused: false, undecidable: false,
-///     comparator: "<=", threshold: 50.0, low: 55.0, high: 70.25 };
+///     comparator: "<=", threshold: 50.0, low: 55.0, high: 70.25, center: 0.0, baseline: None };
 /// assert_eq!(rule_outcome(&inputs), "REFUTED");
-/// assert_eq!(rule_outcome(&RuleInputs { failed: 5, ..inputs }), "INCONCLUSIVE");
+/// assert_eq!(rule_outcome(&RuleInputs { failed: 5, ..inputs.clone() }), "INCONCLUSIVE");
+/// // A comparative equivalence claim: |ratio - 1| <= 0.05, decided by both bounds.
+/// use empiric_proof::RuleBaseline;
+/// let within = RuleInputs { comparator: "within", threshold: 0.05, low: 0.97, high: 1.04,
+///     center: 1.0, baseline: Some(RuleBaseline { n: 200, failed: 0, censored: 0 }), ..inputs };
+/// assert_eq!(rule_outcome(&within), "VALIDATED");
+/// assert_eq!(rule_outcome(&RuleInputs { low: 1.06, high: 1.2, ..within.clone() }), "REFUTED");
+/// let few = Some(RuleBaseline { n: 50, failed: 0, censored: 0 });
+/// assert_eq!(rule_outcome(&RuleInputs { baseline: few, ..within }), "INCONCLUSIVE");
 /// ```
 pub fn rule_outcome(a: &RuleInputs<'_>) -> &'static str {
-    if a.n == 0 || a.failed as f64 / a.n as f64 > a.max_failure_rate || a.n < a.min_n {
+    if a.n == 0 {
+        return "INCONCLUSIVE";
+    }
+    if let Some(b) = a.baseline {
+        if b.n == 0 || b.failed as f64 / b.n as f64 > a.max_failure_rate || b.n < a.min_n {
+            return "INCONCLUSIVE";
+        }
+    }
+    if a.failed as f64 / a.n as f64 > a.max_failure_rate || a.n < a.min_n {
         return "INCONCLUSIVE";
     }
     if (a.rule == "interval" && (a.refused || a.method == "none")) || a.undecidable {
         return "INCONCLUSIVE";
+    }
+    if a.rule == "point" && a.baseline.is_some_and(|b| b.censored > 0) {
+        return "INCONCLUSIVE";
+    }
+    if a.comparator == "within" {
+        let (lo, hi) = (a.center - a.threshold, a.center + a.threshold);
+        return if a.low >= lo && a.high <= hi {
+            "VALIDATED"
+        } else if a.low > hi || a.high < lo {
+            "REFUTED"
+        } else {
+            "INCONCLUSIVE"
+        };
     }
     let upper = a.comparator == "<" || a.comparator == "<=";
     let (side, other) = if upper {
@@ -306,7 +351,7 @@ pub(crate) fn check<'v, V: View<'v>>(record: V) -> Result<VerdictCheck, Error> {
             &at("empiric:decision_rule"),
         ));
     }
-    if !["<", "<=", ">", ">="].contains(&comparator) {
+    if !["<", "<=", ">", ">=", "within"].contains(&comparator) {
         return Err(inconsistent(
             format!("unknown comparator {comparator:?}"),
             &at("empiric:comparator"),
@@ -328,6 +373,50 @@ pub(crate) fn check<'v, V: View<'v>>(record: V) -> Result<VerdictCheck, Error> {
             )
         })?),
     };
+    // A comparative claim (`empiric:comparison`) is decided on both sides.
+    let mut baseline = None;
+    let mut center = 0.0;
+    if let Some(kind) = e.get("empiric:comparison") {
+        let kind = match kind.text() {
+            Some(k @ ("ratio" | "difference")) => k,
+            _ => {
+                return Err(inconsistent(
+                    "unknown comparison (ratio or difference)".into(),
+                    &at("empiric:comparison"),
+                ))
+            }
+        };
+        let count = |attr: &str| {
+            e.get(attr).and_then(View::int).ok_or_else(|| {
+                inconsistent(
+                    format!("the deciding pillar entity {id} compares with a baseline but lacks {attr} (or it is not an int), so its verdict cannot be checked"),
+                    &at(attr),
+                )
+            })
+        };
+        baseline = Some(RuleBaseline {
+            n: count("empiric:baseline_n")?,
+            failed: count("empiric:baseline_failed_items")?,
+            censored: count("empiric:censored")? + count("empiric:baseline_censored")?,
+        });
+        if comparator == "within" {
+            let want = if kind == "ratio" { 1.0 } else { 0.0 };
+            let got = e.get("empiric:within_center").and_then(View::number);
+            if got != Some(want) {
+                return Err(inconsistent(
+                    format!("the deciding pillar entity {id} decides a {kind} within a band, so empiric:within_center must be {want}, not {got:?}"),
+                    &at("empiric:within_center"),
+                ));
+            }
+            center = want;
+        }
+    } else if comparator == "within" && e.get("empiric:undecidable").is_none() {
+        // Without empiric:comparison the analysis did not compare (it failed: undecidable).
+        return Err(inconsistent(
+            "the comparator within compares a candidate with a baseline, but the deciding pillar entity has no empiric:comparison".into(),
+            &at("empiric:comparator"),
+        ));
+    }
 
     let claim_threshold = record.get("claim").and_then(|c| c.get("threshold"));
     let verdict = record.get("verdict");
@@ -438,6 +527,8 @@ pub(crate) fn check<'v, V: View<'v>>(record: V) -> Result<VerdictCheck, Error> {
         threshold,
         low,
         high,
+        center,
+        baseline,
     });
     let recorded = verdict.and_then(|v| v.get("outcome")).and_then(View::text);
     match recorded {

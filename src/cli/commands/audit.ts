@@ -1,5 +1,6 @@
 /**
- * `empiric audit <record> [--observations F] [--scenario F] [--key …]`: recompute a proof's
+ * `empiric audit <record> [--observations F] [--scenario F] [--baseline-observations F] [--key …]`:
+ * recompute a proof's
  * evidence and verdict from its observations (the `audit_proof` operation). RECORD is a record
  * file, whose bundle files are looked for beside it, or the proof_id of a stored proof.
  * Exit 0 when everything agrees, 2 otherwise.
@@ -23,6 +24,17 @@ import { keyFileOption, keyOption, storeDir, storeOption } from "../options.ts";
 
 const text = (b: Uint8Array) => new TextDecoder().decode(b);
 
+/** Whether a record's text lists a baseline dataset (a comparative claim); false if unreadable. */
+function listsBaseline(recordText: string): boolean {
+  try {
+    const r = JSON.parse(recordText);
+    return Array.isArray(r?.data?.datasets) &&
+      r.data.datasets.some((d: { kind?: unknown }) => d?.kind === "baseline");
+  } catch {
+    return false;
+  }
+}
+
 /** The `audit` command. */
 export function auditCommand(
   host: CliHost,
@@ -36,12 +48,18 @@ export function auditCommand(
         "evidence entry, the verdict and the provenance's pillar entities from the observations\n" +
         "under the pre-registered plan, and report each difference with its JSON pointer.\n" +
         "RECORD is a record file (R.json: its bundle files R.observations.jsonl and\n" +
-        "R.scenario.json are read from beside it unless given) or the proof_id of a stored proof.\n" +
+        "R.scenario.json are read from beside it unless given; a comparative record also needs\n" +
+        "R.baseline.observations.jsonl, the baseline's observations) or the proof_id of a stored\n" +
+        "proof.\n" +
         "Exit 0 when everything agrees, 2 otherwise.",
     )
     .argument("<record>", "record file, or the proof_id of a proof in the store")
     .option("--observations <file>", "the observations file (default: beside the record)")
     .option("--scenario <file>", "the scenario file (default: beside the record)")
+    .option(
+      "--baseline-observations <file>",
+      "comparative records: the baseline's observations file (default: beside the record)",
+    )
     .addOption(keyOption("also check the signature under this HMAC key; also EMPIRIC_SIGN_KEY"))
     .addOption(keyFileOption())
     .option("--demo-key", "check the signature with the public demo key")
@@ -74,10 +92,18 @@ export function auditCommand(
           }
           return text(await readInput(host, path));
         };
+        const proofJson = stored ? undefined : text(await readInput(host, target));
+        // The baseline part is looked for beside a record that lists a baseline dataset.
+        const comparative = proofJson !== undefined && listsBaseline(proofJson);
         const input = {
-          ...(stored ? { proof_id: target } : { proof_json: text(await readInput(host, target)) }),
+          ...(stored ? { proof_id: target } : { proof_json: proofJson }),
           observations_jsonl: await part(opts.observations, beside?.observations, "observations"),
           scenario_json: await part(opts.scenario, beside?.scenario, "scenario"),
+          baseline_jsonl: await part(
+            opts.baselineObservations,
+            comparative ? beside?.baseline : undefined,
+            "baseline-observations",
+          ),
         };
         const r = await invoke(auditProofOp, input, ops);
         setExit(r.agrees ? EXIT.ok : EXIT.failed);

@@ -97,6 +97,7 @@ export function runCommand(
       "Run a scenario against a substrate and write a signed proof record.\n" +
         "SCENARIO is a scenario name (the name it declares; built-in or under ./scenarios/), or a file path.\n" +
         "SUBSTRATE is builtin:<name>, cmd:<command line> (JSON Lines), or an http(s):// URL.\n" +
+        "A comparative scenario (analysis.comparison) also needs --baseline-substrate or --baseline.\n" +
         "A REFUTED or INCONCLUSIVE verdict is a result (exit 0) unless --fail-on says otherwise (exit 3).",
     )
     .argument("<scenario>", "scenario name or file")
@@ -128,6 +129,21 @@ export function runCommand(
     .option(
       "--substrate-commit <rev>",
       "revision recorded for the substrate (default: detected with git)",
+    )
+    .option(
+      "--baseline-substrate <spec>",
+      "comparative scenarios: measure this substrate too, as the baseline, interleaved item by " +
+        "item with the candidate in the pre-registered order",
+    )
+    .option("--baseline-substrate-name <name>", "name recorded for the baseline substrate")
+    .option(
+      "--baseline-substrate-commit <rev>",
+      "revision recorded for the baseline substrate (default: detected with git)",
+    )
+    .option(
+      "--baseline <proof>",
+      "comparative scenarios: a stored proof whose observations are the baseline (a proof_id " +
+        "in the store, or a record file with its observations beside it); it must verify",
     )
     .addOption(
       new Option(
@@ -259,6 +275,10 @@ export function runCommand(
             substrate_name: opts.substrateName,
             substrate_commit: opts.substrateCommit,
             after: opts.after,
+            baseline_substrate: opts.baselineSubstrate,
+            baseline_substrate_name: opts.baselineSubstrateName,
+            baseline_substrate_commit: opts.baselineSubstrateCommit,
+            baseline: opts.baseline,
             ...imported,
           },
           ops,
@@ -305,7 +325,12 @@ export function runCommand(
             }) + "\n",
           );
         } else {
-          say(`${r.outcome}  ${r.scenario} on ${r.substrate}\n  ${r.reasoning}\n`);
+          const against = r.baseline
+            ? ` against ${r.baseline.substrate ?? `proof ${r.baseline.proof_id}`} (${
+              r.baseline.paired ? "paired" : "unpaired"
+            })`
+            : "";
+          say(`${r.outcome}  ${r.scenario} on ${r.substrate}${against}\n  ${r.reasoning}\n`);
           if (r.path) say(`  record:   ${r.path}\n`);
           if (opts.out && !recordToStdout) say(`  written:  ${opts.out}\n`);
           say(`  proof_id: ${r.proof_id}\n`);
@@ -382,6 +407,7 @@ async function writeRunReports(
     (await invoke(reportRecordOp, {
       record_json: recordJson,
       observations: output.observations,
+      ...(output.baseline ? { baseline_observations: output.baseline.observations } : {}),
       format,
       junit_fail_on: failOn ?? "not-validated",
     }, ops)).text;

@@ -93,7 +93,9 @@ def _build_parser() -> _Parser:
         "R.observations.jsonl and R.scenario.json beside R.json), then recompute every evidence "
         "number, pillar entity and the verdict from the observations under the pre-registered "
         "plan, independently of the TypeScript core; numbers must agree to 1e-12 relative. "
-        "Exit 0 when everything agrees, 2 otherwise.",
+        "Exit 0 when everything agrees, 2 otherwise. A comparative record (a candidate against "
+        "a baseline) is checked but not recomputed here: NOT-RECOMPUTED, exit 69; use "
+        "`empiric audit` to recompute it.",
     )
     a.add_argument("record", metavar="RECORD")
     a.add_argument("--observations", metavar="F", help="the observations file")
@@ -291,6 +293,12 @@ def _cmd_audit(args: argparse.Namespace) -> int:
     except (WireError, AuditError) as exc:
         _fail_line(out, path, exc.code, str(exc))
         return EXIT_FAIL
+    if r["status"] == "not_recomputed":
+        if args.json:
+            out.write(json.dumps(r) + "\n")
+        else:
+            out.write(f"NOT-RECOMPUTED {path}: {r['note']}\n")
+        return EXIT_UNAVAILABLE
     if args.json:
         out.write(json.dumps(r) + "\n")
     else:

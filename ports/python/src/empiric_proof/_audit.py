@@ -8,6 +8,11 @@ every number of every evidence entry and pillar entity, the statistic names, int
 ranks, seeds, refusals, and the verdict, and compares: numbers to 1e-12 relative (ints and
 strings exactly). Texts made for people (``cross_check``, ``reasoning``, ``analysis_plan``,
 refusal reasons) are not recomputed here.
+
+Comparative records (``analysis.comparison``: a candidate against a baseline) are not
+recomputed here: the audit checks the record and that the observations and scenario are the ones
+it seals, then returns ``status: "not_recomputed"`` with a note (``agrees`` is false: nothing was
+recomputed to agree with). ``empiric audit`` recomputes both sides.
 """
 
 from __future__ import annotations
@@ -387,15 +392,29 @@ def _close(a: Any, b: Any) -> bool:
     return a == b
 
 
+NOT_RECOMPUTED = "not_recomputed"
+"""The audit ``status`` of a comparative record: checked, but its evidence not recomputed."""
+
+
 def audit(record_bytes: bytes, observations: bytes, scenario_bytes: bytes,
           key: Optional[bytes]) -> Dict[str, Any]:
-    """Audit a bundle; returns ``{"agrees", "differences", "problems", "recomputed"}``."""
+    """Audit a bundle; returns ``{"agrees", "status", "differences", "problems", "recomputed"}``.
+
+    ``status`` is ``"agrees"``, ``"differs"``, or :data:`NOT_RECOMPUTED` for a comparative
+    record whose bundle checks out (with a ``note`` saying why).
+    """
     differences: List[Dict[str, Any]] = []
     problems: List[Dict[str, str]] = []
 
-    def result(recomputed: Optional[Dict[str, Any]] = None) -> Dict[str, Any]:
-        return {"agrees": not differences and not problems, "differences": differences,
-                "problems": problems, "recomputed": recomputed}
+    def result(recomputed: Optional[Dict[str, Any]] = None,
+               note: Optional[str] = None) -> Dict[str, Any]:
+        agrees = not differences and not problems
+        status = "differs" if not agrees else NOT_RECOMPUTED if note else "agrees"
+        out = {"agrees": agrees and note is None, "status": status, "differences": differences,
+               "problems": problems, "recomputed": recomputed}
+        if note is not None:
+            out["note"] = note
+        return out
 
     def differ(code: str, pointer: str, recorded: Any, recomputed: Any) -> None:
         differences.append({"code": code, "pointer": pointer, "recorded": recorded,
@@ -436,6 +455,15 @@ def audit(record_bytes: bytes, observations: bytes, scenario_bytes: bytes,
     if len(obs) != ref.get("n_records"):
         differ("bundle_mismatch", f"/data/datasets/{index}/n_records", ref.get("n_records"),
                len(obs))
+    analysis = scenario_value.get("analysis") if type(scenario_value) is dict else None
+    comparison = analysis.get("comparison") if type(analysis) is dict else None
+    if comparison is not None or any(type(d) is dict and d.get("kind") == "baseline"
+                                     for d in datasets):
+        kind = comparison.get("kind") if type(comparison) is dict else "?"
+        return result(note=f"a comparative claim (analysis.comparison: {kind}) compares the "
+                      "candidate with a baseline's observations; this port does not recompute "
+                      "comparisons (the record, its observations and scenario were checked); "
+                      "recompute both sides with `empiric audit`")
     a = analyze(scenario_value, obs)
 
     def compare(pointer: str, recorded: Any, recomputed: Any) -> None:

@@ -17,7 +17,7 @@ from .errors import VERDICT_INCONSISTENT, WireError
 
 __all__ = ["check_verdict", "rule_outcome"]
 
-_COMPARATORS = ("<", "<=", ">", ">=")
+_COMPARATORS = ("<", "<=", ">", ">=", "within")
 _OUTCOMES = ("VALIDATED", "REFUTED", "INCONCLUSIVE")
 
 
@@ -45,8 +45,13 @@ def _satisfies(x: float, comparator: str, t: float) -> bool:
 
 def rule_outcome(n: int, failed: int, min_n: int, max_failure_rate: float, rule: str,
                  method: str, refused: bool, undecidable: bool, comparator: str,
-                 threshold: float, low: float, high: float) -> str:
+                 threshold: float, low: float, high: float, center: float = 0.0,
+                 baseline: Optional[Tuple[int, int, int]] = None) -> str:
     """The outcome the recorded rule gives (docs/statistics.md, "The verdict").
+
+    ``baseline`` is a comparative claim's baseline side: (items measured, failed items,
+    censored values of the deciding pillar on both sides); ``within`` decides
+    ``|x - center| <= threshold`` by both bounds.
 
     >>> rule_outcome(200, 0, 100, 0.0, "interval", "clopper_pearson", False, False, ">=", 0.95,
     ...              0.96, 1.0)
@@ -54,9 +59,19 @@ def rule_outcome(n: int, failed: int, min_n: int, max_failure_rate: float, rule:
     >>> rule_outcome(200, 5, 100, 0.02, "interval", "order_statistic", False, False, "<=", 50.0,
     ...              55.0, 70.25)
     'INCONCLUSIVE'
+    >>> rule_outcome(130, 0, 100, 0.0, "interval", "bootstrap_percentile", False, False, "within",
+    ...              0.05, 0.97, 1.04, center=1.0, baseline=(130, 0, 0))
+    'VALIDATED'
+    >>> rule_outcome(130, 0, 100, 0.0, "interval", "bootstrap_percentile", False, False, "within",
+    ...              0.05, 0.97, 1.04, center=1.0, baseline=(90, 0, 0))
+    'INCONCLUSIVE'
     """
     if n == 0:
         return "INCONCLUSIVE"
+    if baseline is not None:
+        b_n, b_failed, _ = baseline
+        if b_n == 0 or b_failed / b_n > max_failure_rate or b_n < min_n:
+            return "INCONCLUSIVE"
     if failed / n > max_failure_rate:
         return "INCONCLUSIVE"
     if n < min_n:
@@ -64,6 +79,14 @@ def rule_outcome(n: int, failed: int, min_n: int, max_failure_rate: float, rule:
     if rule == "interval" and (refused or method == "none"):
         return "INCONCLUSIVE"
     if undecidable:
+        return "INCONCLUSIVE"
+    if baseline is not None and rule == "point" and baseline[2] > 0:
+        return "INCONCLUSIVE"
+    if comparator == "within":
+        if low >= center - threshold and high <= center + threshold:
+            return "VALIDATED"
+        if low > center + threshold or high < center - threshold:
+            return "REFUTED"
         return "INCONCLUSIVE"
     upper = comparator in ("<", "<=")
     if _satisfies(high if upper else low, comparator, threshold):
@@ -151,6 +174,35 @@ def check_verdict(record: Dict[str, Any]) -> str:
     estimate_high = e.get("empiric:estimate_high")
     if "empiric:estimate_high" in e and not _is_number(estimate_high):
         raise _fail("empiric:estimate_high must be a number", at("empiric:estimate_high"))
+    # A comparative claim (empiric:comparison) is decided on both sides.
+    baseline: Optional[Tuple[int, int, int]] = None
+    center = 0.0
+    if "empiric:comparison" in e:
+        kind = e["empiric:comparison"]
+        if kind not in ("ratio", "difference"):
+            raise _fail(f"unknown comparison {json.dumps(kind)} (ratio or difference)",
+                        at("empiric:comparison"))
+        counts = []
+        for attr in ("empiric:baseline_n", "empiric:baseline_failed_items", "empiric:censored",
+                     "empiric:baseline_censored"):
+            if not _is_int(e.get(attr)):
+                raise _fail(f"the deciding pillar entity {eid} compares with a baseline but lacks "
+                            f"{attr} (or it is not an int), so its verdict cannot be checked",
+                            at(attr))
+            counts.append(e[attr])
+        baseline = (counts[0], counts[1], counts[2] + counts[3])
+        if f["comparator"] == "within":
+            want = 1.0 if kind == "ratio" else 0.0
+            got = e.get("empiric:within_center")
+            if not _is_number(got) or got != want:
+                raise _fail(f"the deciding pillar entity {eid} decides a {kind} within a band, so "
+                            f"empiric:within_center must be {want:g}, not {got}",
+                            at("empiric:within_center"))
+            center = want
+    elif f["comparator"] == "within" and "empiric:undecidable" not in e:
+        # Without empiric:comparison the analysis did not compare (it failed: undecidable).
+        raise _fail("the comparator within compares a candidate with a baseline, but the deciding "
+                    "pillar entity has no empiric:comparison", at("empiric:comparator"))
 
     claim = _dict(record.get("claim"))
     threshold = _dict(claim.get("threshold"))
@@ -200,7 +252,8 @@ def check_verdict(record: Dict[str, Any]) -> str:
                          f"[{f['low']}, {f['high']}]", at("empiric:deciding_low")))
     outcome = rule_outcome(f["n"], f["failed"], f["min_n"], f["max_failure_rate"], f["rule"],
                            f["method"], "empiric:refused" in e, "empiric:undecidable" in e,
-                           f["comparator"], f["threshold"], f["low"], f["high"])
+                           f["comparator"], f["threshold"], f["low"], f["high"], center,
+                           baseline)
     recorded = verdict.get("outcome")
     if recorded not in _OUTCOMES:
         problems.append((f"unknown outcome {json.dumps(recorded)}", "/verdict/outcome"))
@@ -208,7 +261,9 @@ def check_verdict(record: Dict[str, Any]) -> str:
         problems.append((f"the verdict is {recorded}, but the recorded {f['rule']} rule gives "
                          f"{outcome} ({f['pillar']} in [{f['low']}, {f['high']}] "
                          f"{f['comparator']} {f['threshold']}, n={f['n']}, {f['failed']} failed, "
-                         f"min_n {f['min_n']}, max_failure_rate {f['max_failure_rate']})",
+                         + (f"baseline n={baseline[0]}, {baseline[1]} failed, "
+                            if baseline is not None else "")
+                         + f"min_n {f['min_n']}, max_failure_rate {f['max_failure_rate']})",
                          "/verdict/outcome"))
     if f["outcome"] != recorded:
         problems.append((f"the deciding pillar records outcome {f['outcome']}, the verdict "
