@@ -3,11 +3,12 @@
 // `--version` at most 3x, `schema validate` of one record at most 5x, `mcp serve` answering
 // `initialize` at most 6x.
 //
-//   deno run -A bench/startup.ts [--runs N]
+//   deno run -A bench/startup.ts [--runs N] [--only TEXT]   (--only: the cases whose name has TEXT)
 import { CLI_FLAGS } from "../tests/support/run_cli.ts";
 
 const ROOT = new URL("../", import.meta.url).pathname;
 const runs = Number(Deno.args[Deno.args.indexOf("--runs") + 1]) || 15;
+const only = Deno.args.includes("--only") ? Deno.args[Deno.args.indexOf("--only") + 1] : "";
 const empty = await Deno.makeTempFile({ suffix: ".ts" });
 await Deno.writeTextFile(empty, "");
 
@@ -81,6 +82,7 @@ const cases: { name: string; args: string[]; stdin?: string; target: number }[] 
 
 console.log(`start-up, median of ${runs} runs each, against an empty Deno script in the same run`);
 for (const c of cases) {
+  if (!c.name.includes(only)) continue;
   const { median, baseline } = await measure(c.args, c.stdin);
   const ratio = median / baseline;
   console.log(

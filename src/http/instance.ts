@@ -6,7 +6,7 @@
  * @module
  */
 import { EmpiricError } from "../errors/errors.ts";
-import { createOpHost } from "../ops/mod.ts";
+import { createOpHost, preloadOperations } from "../ops/mod.ts";
 import { denoOpsEnvironment } from "../ops/deno_env.ts";
 import type { AuthMode } from "./auth.ts";
 import { createApp } from "./app.ts";
@@ -54,6 +54,8 @@ export async function startInstance(config: ServerConfig, worker: number): Promi
   });
   // Open the store now: a server whose store is unusable says so at start, not per request.
   await host.store();
+  // A server's start-up is not what users wait for; its first request is (src/ops/preload.ts).
+  await preloadOperations();
   let app;
   try {
     app = createApp({

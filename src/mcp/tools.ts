@@ -15,8 +15,9 @@ import { asEmpiricError } from "../errors/errors.ts";
 import { invoke, type Operation, OPERATIONS } from "../ops/mod.ts";
 import type { RunProgress } from "../ops/constants.ts";
 import type { McpContext } from "./context.ts";
-import { activeTelemetry } from "../telemetry/otel.ts";
-import { type McpServerSpanOptions, withMcpServerSpan } from "../telemetry/mcp.ts";
+import { activeTelemetry } from "../telemetry/active.ts";
+import type { McpServerSpanOptions } from "../telemetry/mcp.ts";
+import { loadModule } from "../lazy/load.ts";
 
 /** A successful result: the operation's object as structuredContent and as JSON text. */
 export function toolResult(value: object): CallToolResult {
@@ -181,8 +182,12 @@ export function traced<T>(
   handler: () => Promise<T>,
 ): Promise<T> {
   if (!activeTelemetry()) return handler();
-  return withMcpServerSpan(
-    { ...options, transport: ctx.host.caller === "network" ? "http" : "stdio" },
-    handler,
-  );
+  // The span code (and the API and propagators behind it) loads only when telemetry is on.
+  return loadModule<typeof import("../telemetry/mcp.ts")>("../telemetry/mcp.ts", import.meta.url)
+    .then(({ withMcpServerSpan }) =>
+      withMcpServerSpan(
+        { ...options, transport: ctx.host.caller === "network" ? "http" : "stdio" },
+        handler,
+      )
+    );
 }

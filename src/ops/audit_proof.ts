@@ -12,7 +12,8 @@
 import { z } from "zod";
 import { EmpiricError, UsageError } from "../errors/errors.ts";
 import type { ErrorCode } from "../errors/codes.ts";
-import { auditProof, auditReason, type AuditResult } from "../run/audit.ts";
+import type { AuditResult } from "../run/audit.ts";
+import { loadModule } from "../lazy/load.ts";
 import { bundlePaths } from "../run/bundle_paths.ts";
 import type { OpContext } from "./context.ts";
 import { defineOperation } from "./operation.ts";
@@ -131,6 +132,12 @@ export async function auditForCaller(
       );
     }
   }
+  // Loaded on first use: the audit recomputes with the statistics, which every surface
+  // would otherwise load at start-up with the registry.
+  const { auditProof } = await loadModule<typeof import("../run/audit.ts")>(
+    "../run/audit.ts",
+    import.meta.url,
+  );
   return await auditProof({
     record,
     observations: observations!,
@@ -292,3 +299,9 @@ export const getProofScenarioOp = defineOperation({
     scenario_json: await partOf(ctx, input.proof_id, "scenario"),
   }),
 });
+
+/** The codes an audit reports, for surfaces that map a failed audit to one error. */
+export function auditReason(r: AuditResult): ErrorCode | null {
+  if (r.agrees) return null;
+  return r.problems[0]?.code ?? r.differences[0]?.code ?? "evidence_mismatch";
+}

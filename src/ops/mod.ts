@@ -25,3 +25,4 @@ export * from "./verify_attestation.ts";
 export * from "./plan.ts";
 export * from "./audit_proof.ts";
 export * from "./report.ts";
+export * from "./preload.ts";

@@ -5,7 +5,7 @@
  */
 import { isJsonObject, type JsonValue } from "../json/value.ts";
 import { DEMO_KEY_BYTES } from "../crypto/keys.ts";
-import { verifyRecord } from "./verify.ts";
+import { loadModule } from "../lazy/load.ts";
 
 /** What kind of document a JSON value is. */
 export type DocumentKind =
@@ -101,7 +101,15 @@ export async function summarizeRecord(path: string, value: JsonValue): Promise<R
   const sig = typeof sigSection.signature === "string" ? sigSection.signature : null;
   const verdict = isJsonObject(rec.verdict) ? rec.verdict : {};
   let demo: boolean | null = null;
-  if (kind === "proof") demo = (await verifyRecord(value, { key: DEMO_KEY_BYTES })).verified;
+  if (kind === "proof") {
+    // Loaded here, not at import: the surfaces import this module (through src/ops/keys.ts) at
+    // start-up, and the record schema's validator is heavy.
+    const { verifyRecord } = await loadModule<typeof import("./verify.ts")>(
+      "./verify.ts",
+      import.meta.url,
+    );
+    demo = (await verifyRecord(value, { key: DEMO_KEY_BYTES })).verified;
+  }
   return {
     path,
     kind,

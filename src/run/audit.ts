@@ -14,7 +14,6 @@
  */
 import { sha256Hex } from "../crypto/hash.ts";
 import { asEmpiricError, type Problem } from "../errors/errors.ts";
-import type { ErrorCode } from "../errors/codes.ts";
 import { canonicalize, jsonPointer } from "../json/canonical.ts";
 import { parseJson } from "../json/parse.ts";
 import { type PlainJson, toPlainJson } from "../json/plain.ts";
@@ -556,10 +555,4 @@ export async function auditProof(inputs: AuditInputs): Promise<AuditResult> {
   }
   checks.provenance = differences.length === mark ? "pass" : "fail";
   return done(recomputed, v.proof_id, v.verified);
-}
-
-/** The codes an audit reports, for surfaces that map a failed audit to one error. */
-export function auditReason(r: AuditResult): ErrorCode | null {
-  if (r.agrees) return null;
-  return r.problems[0]?.code ?? r.differences[0]?.code ?? "evidence_mismatch";
 }

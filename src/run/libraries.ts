@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { CROSS_CHECK_LIBRARY, STATS_LIBRARY } from "../stats/mod.ts";
+import { CROSS_CHECK_LIBRARY, STATS_LIBRARY } from "../stats/library.ts";
 
 /** Library name → version. */
 export const RESULT_LIBRARIES: Readonly<Record<string, string>> = {

@@ -4,20 +4,14 @@
  * Deno's built-in OpenTelemetry) the API's no-op tracer and meter are used: nothing is
  * recorded or sent, and the cost is a few no-op calls per operation.
  *
+ * The API itself loads only once something has registered with it (an SDK, Deno's built-in
+ * OpenTelemetry under `OTEL_DENO=true`, or the caller's own): until then every call would be a
+ * no-op, so the operation runs without a span and start-up does not pay for the API's 50
+ * modules (about 10 ms; `bench/startup.ts`).
+ *
  * @module
  */
-import {
-  type Attributes,
-  type Counter,
-  type Histogram,
-  type Meter,
-  metrics,
-  type Span,
-  SpanKind,
-  SpanStatusCode,
-  trace,
-  type Tracer,
-} from "@opentelemetry/api";
+import type { Attributes, Counter, Histogram, Meter, Span, Tracer } from "@opentelemetry/api";
 import { asEmpiricError } from "../errors/errors.ts";
 import { EMPIRIC_VERSION } from "../version.ts";
 
@@ -89,8 +83,35 @@ export const DURATION_BUCKETS_SECONDS = [
   1800,
 ];
 
-function tracer(): Tracer {
-  return trace.getTracer(INSTRUMENTATION_SCOPE, EMPIRIC_VERSION);
+type OtelApi = typeof import("@opentelemetry/api");
+
+/**
+ * Where `@opentelemetry/api` 1.x keeps its registered providers (the API's `global-utils`):
+ * absent until a tracer, meter or context provider is registered.
+ */
+export const OTEL_API_GLOBAL: symbol = Symbol.for("opentelemetry.js.api.1");
+// A computed specifier: a literal one would make Deno prepare the API at start-up.
+const API_SPECIFIER = "@opentelemetry/api";
+let loadedApi: OtelApi | undefined;
+
+/**
+ * Hand the API to the instrumentation ahead of use (`setupOtel` does, and the entry points under
+ * `OTEL_DENO=true`), so that no operation imports it inside a request's trace context.
+ */
+export function useOtelApi(api: OtelApi): void {
+  loadedApi = api;
+}
+
+/** The API when something has registered with it; undefined while every call is a no-op. */
+async function otelApi(): Promise<OtelApi | undefined> {
+  if (loadedApi) return loadedApi;
+  if ((globalThis as Record<symbol, unknown>)[OTEL_API_GLOBAL] === undefined) return undefined;
+  loadedApi = await import(API_SPECIFIER) as OtelApi;
+  return loadedApi;
+}
+
+function tracer(api: OtelApi): Tracer {
+  return api.trace.getTracer(INSTRUMENTATION_SCOPE, EMPIRIC_VERSION);
 }
 
 interface Instruments {
@@ -105,8 +126,8 @@ let cached: Instruments | undefined;
 
 // Instruments are created from the meter provider registered now: one created from the no-op
 // provider stays a no-op after an SDK is installed, so they are rebuilt when it changes.
-function instruments(): Instruments {
-  const provider = metrics.getMeterProvider();
+function instruments(api: OtelApi): Instruments {
+  const provider = api.metrics.getMeterProvider();
   if (cached && cachedFor === provider) return cached;
   const meter: Meter = provider.getMeter(INSTRUMENTATION_SCOPE, EMPIRIC_VERSION);
   cached = {
@@ -132,11 +153,11 @@ function instruments(): Instruments {
   return cached;
 }
 
-function recordError(span: Span, e: unknown): string {
+function recordError(api: OtelApi, span: Span, e: unknown): string {
   const err = asEmpiricError(e);
   span.setAttribute(ATTR.errorType, err.code);
   span.recordException(e instanceof Error ? e : new Error(String(e)));
-  span.setStatus({ code: SpanStatusCode.ERROR, message: `${err.code}: ${err.message}` });
+  span.setStatus({ code: api.SpanStatusCode.ERROR, message: `${err.code}: ${err.message}` });
   return err.code;
 }
 
@@ -166,10 +187,12 @@ export const UNRESOLVED_SCENARIO = "(unresolved)";
 export async function traceScenarioRun<T extends RunResultLike>(
   fn: (control: RunSpanControl) => Promise<T>,
 ): Promise<T> {
+  const api = await otelApi();
+  if (api === undefined) return await fn({ resolved() {} });
   let scenario = UNRESOLVED_SCENARIO;
-  return await tracer().startActiveSpan(
+  return await tracer(api).startActiveSpan(
     SPAN_NAMES.scenarioRunPrefix + UNRESOLVED_SCENARIO,
-    { kind: SpanKind.INTERNAL, attributes: { [ATTR.scenario]: UNRESOLVED_SCENARIO } },
+    { kind: api.SpanKind.INTERNAL, attributes: { [ATTR.scenario]: UNRESOLVED_SCENARIO } },
     async (span) => {
       const t0 = performance.now();
       let outcome = "error";
@@ -190,12 +213,12 @@ export async function traceScenarioRun<T extends RunResultLike>(
         });
         return r;
       } catch (e) {
-        recordError(span, e);
+        recordError(api, span, e);
         span.setAttribute(ATTR.outcome, "error");
         throw e;
       } finally {
         const attrs: Attributes = { [ATTR.scenario]: scenario, [ATTR.outcome]: outcome };
-        const m = instruments();
+        const m = instruments(api);
         m.runs.add(1, attrs);
         m.duration.record((performance.now() - t0) / 1000, attrs);
         span.end();
@@ -218,9 +241,11 @@ export async function traceVerify<T extends VerifyResultLike>(
   keyGiven: boolean,
   fn: () => Promise<T>,
 ): Promise<T> {
-  return await tracer().startActiveSpan(
+  const api = await otelApi();
+  if (api === undefined) return await fn();
+  return await tracer(api).startActiveSpan(
     SPAN_NAMES.verify,
-    { kind: SpanKind.INTERNAL, attributes: { [ATTR.keyGiven]: keyGiven } },
+    { kind: api.SpanKind.INTERNAL, attributes: { [ATTR.keyGiven]: keyGiven } },
     async (span) => {
       try {
         const r = await fn();
@@ -234,14 +259,14 @@ export async function traceVerify<T extends VerifyResultLike>(
         if (r.reason) attrs[ATTR.reason] = r.reason;
         if (r.verdict) attrs[ATTR.outcome] = r.verdict.outcome;
         span.setAttributes(attrs);
-        instruments().verified.add(1, {
+        instruments(api).verified.add(1, {
           [ATTR.result]: result,
           ...(r.reason ? { [ATTR.reason]: r.reason } : {}),
         });
         return r;
       } catch (e) {
-        const code = recordError(span, e);
-        instruments().verified.add(1, { [ATTR.result]: "failed", [ATTR.reason]: code });
+        const code = recordError(api, span, e);
+        instruments(api).verified.add(1, { [ATTR.result]: "failed", [ATTR.reason]: code });
         throw e;
       } finally {
         span.end();
@@ -254,17 +279,19 @@ export async function traceVerify<T extends VerifyResultLike>(
 export async function traceCanonicalEncode<T extends { bytes: number }>(
   fn: () => Promise<T>,
 ): Promise<T> {
-  return await tracer().startActiveSpan(
+  const api = await otelApi();
+  if (api === undefined) return await fn();
+  return await tracer(api).startActiveSpan(
     SPAN_NAMES.canonicalEncode,
-    { kind: SpanKind.INTERNAL },
+    { kind: api.SpanKind.INTERNAL },
     async (span) => {
       try {
         const r = await fn();
         span.setAttribute(ATTR.canonicalBytes, r.bytes);
-        instruments().canonicalBytes.add(r.bytes);
+        instruments(api).canonicalBytes.add(r.bytes);
         return r;
       } catch (e) {
-        recordError(span, e);
+        recordError(api, span, e);
         throw e;
       } finally {
         span.end();

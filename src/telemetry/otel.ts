@@ -19,10 +19,15 @@
  *
  * @module
  */
+import * as otelApi from "@opentelemetry/api";
 import { context, metrics, propagation, trace } from "@opentelemetry/api";
 import { UsageError } from "../errors/errors.ts";
 import { EMPIRIC_VERSION } from "../version.ts";
 import { W3C_PROPAGATOR } from "./propagation.ts";
+import { activeTelemetry, setActiveTelemetry } from "./active.ts";
+import { useOtelApi } from "./instrument.ts";
+
+useOtelApi(otelApi);
 
 /** OTLP transport protocols (`OTEL_EXPORTER_OTLP_PROTOCOL`). */
 export const OTLP_PROTOCOLS = ["http/protobuf", "http/json", "grpc"] as const;
@@ -107,12 +112,7 @@ export interface Telemetry {
   shutdown(timeoutMs?: number): Promise<void>;
 }
 
-let active: Telemetry | undefined;
-
-/** The pipeline installed by {@link setupOtel}, if any. */
-export function activeTelemetry(): Telemetry | undefined {
-  return active;
-}
+export { activeTelemetry };
 
 function join(base: string, path: string): string {
   return base.replace(/\/+$/, "") + path;
@@ -266,7 +266,7 @@ export async function setupOtel(options: OtelOptions): Promise<Telemetry> {
     throw new UsageError("setupOtel needs an otlpEndpoint (or a traces or metrics endpoint)");
   }
   const report = options.onExportFailure ?? defaultFailureReport;
-  if (active) await active.shutdown();
+  await activeTelemetry()?.shutdown();
 
   const [{ resourceFromAttributes }, { AsyncLocalStorageContextManager }] = await Promise.all([
     import("@opentelemetry/resources"),
@@ -338,7 +338,7 @@ export async function setupOtel(options: OtelOptions): Promise<Telemetry> {
     async shutdown(timeoutMs = 5000) {
       if (stopped) return;
       stopped = true;
-      if (active === telemetry) active = undefined;
+      if (activeTelemetry() === telemetry) setActiveTelemetry(undefined);
       let timer: ReturnType<typeof setTimeout> | undefined;
       await Promise.race([
         Promise.allSettled([tracerProvider?.shutdown(), meterProvider?.shutdown()]),
@@ -352,7 +352,7 @@ export async function setupOtel(options: OtelOptions): Promise<Telemetry> {
       contextManager.disable();
     },
   };
-  active = telemetry;
+  setActiveTelemetry(telemetry);
   return telemetry;
 }
 
@@ -414,7 +414,8 @@ export async function initTelemetryFromEnv(
   env: EnvReader = denoEnv,
   options: TelemetryEnvOptions = {},
 ): Promise<Telemetry | undefined> {
-  if (active) return active;
+  const current = activeTelemetry();
+  if (current) return current;
   if ((env("OTEL_SDK_DISABLED") ?? "").toLowerCase() === "true") return undefined;
   if ((env("OTEL_DENO") ?? "").toLowerCase() === "true") return undefined;
   const base = env("OTEL_EXPORTER_OTLP_ENDPOINT") || undefined;
@@ -452,5 +453,5 @@ export async function initTelemetryFromEnv(
 
 /** Flush and stop the installed pipeline, if any (entry points call this before exit). */
 export async function shutdownTelemetry(): Promise<void> {
-  await active?.shutdown();
+  await activeTelemetry()?.shutdown();
 }

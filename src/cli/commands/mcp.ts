@@ -11,6 +11,8 @@ import { resolve } from "node:path";
 import { DEFAULT_DEMO_KEY } from "../../ops/keys.ts";
 import { isDatabaseLocation, shownStoreLocation } from "../../ops/store_location.ts";
 import { createMcpContext } from "../../mcp/context.ts";
+import { preloadOperations } from "../../ops/mod.ts";
+import { activeTelemetry } from "../../telemetry/active.ts";
 import { empiricServerFactory } from "../../mcp/server.ts";
 import { serveMcpHttp, serveMcpStdio } from "../../mcp/serve.ts";
 import { cliKey } from "../context.ts";
@@ -96,6 +98,9 @@ export function mcpCommand(host: CliHost): AnyCommand {
         log,
       });
       const factory = empiricServerFactory(ctx);
+      // With telemetry on, nothing may load for the first time inside a request's trace
+      // (src/ops/preload.ts); without it, stdio start-up stays lean (bench/startup.ts).
+      if (activeTelemetry()) await preloadOperations();
 
       if (key.source === "demo") {
         log(
