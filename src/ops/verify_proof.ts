@@ -5,58 +5,12 @@
  * @module
  */
 import { z } from "zod";
-import { toPlainJson } from "../json/plain.ts";
-import type { Problem } from "../errors/errors.ts";
-import type { VerifyResult } from "../record/verify.ts";
-import { traceVerify } from "../telemetry/instrument.ts";
 import { defineOperation } from "./operation.ts";
-import { loadModule } from "../lazy/load.ts";
+import { verifyProofImpl } from "./verify_proof_impl.ts";
 import type { ErrorCode } from "../errors/codes.ts";
 import { COMPONENTS, ProblemSchema } from "./schemas.ts";
 
-let verifier: Promise<typeof import("../record/verify.ts")> | undefined;
-
-/** The result object of `verify_proof` (JSON-ready: no bigints). */
-export interface VerifyProofResult {
-  verified: boolean;
-  valid: boolean;
-  proof_id: string | null;
-  verdict: { outcome: string; [k: string]: unknown } | null;
-  reason: string | null;
-  checks: VerifyResult["checks"];
-  notes: string[];
-  demo_key: boolean;
-  problems: Problem[];
-}
-
-/**
- * Verify one record given as JSON text (or UTF-8 bytes) under a key.
- *
- * @example
- * ```ts
- * import { verifyProofImpl } from "./verify_proof.ts";
- * import assert from "node:assert/strict";
- * const r = await verifyProofImpl("{}", { key: new TextEncoder().encode("k".repeat(32)) });
- * assert.equal(r.verified, false);
- * assert.equal(r.reason, "schema_invalid");
- * ```
- */
-export async function verifyProofImpl(
-  proofJson: string | Uint8Array,
-  options: { key?: Uint8Array<ArrayBuffer> } = {},
-): Promise<VerifyProofResult> {
-  // Loaded on first use, so that declaring the operation (every surface's start-up) costs
-  // nothing: the record schema's validator is heavy.
-  verifier ??= loadModule("../record/verify.ts", import.meta.url);
-  const { verifyRecord } = await verifier;
-  return await traceVerify(options.key !== undefined, async () => {
-    const r = await verifyRecord(proofJson, options);
-    return {
-      ...r,
-      verdict: r.verdict === null ? null : toPlainJson(r.verdict) as VerifyProofResult["verdict"],
-    };
-  });
-}
+export { loadVerifier, verifyProofImpl, type VerifyProofResult } from "./verify_proof_impl.ts";
 
 const Check = z.enum(["pass", "fail", "skipped"]);
 

@@ -9,7 +9,7 @@ import { asEmpiricError, UsageError } from "../../errors/errors.ts";
 import { parseJson } from "../../json/parse.ts";
 import { DEMO_KEY_BYTES } from "../../ops/keys.ts";
 import { formatSummary, summarizeRecord } from "../../ops/keys.ts";
-import { verifyProofImpl, type VerifyProofResult } from "../../ops/verify_proof.ts";
+import { verifyProofImpl, type VerifyProofResult } from "../../ops/verify_proof_impl.ts";
 import { cliKey, formatProblem, readInput } from "../context.ts";
 import type { AnyCommand, CliHost } from "../host.ts";
 import { keyFileOption, keyOption } from "../options.ts";
