@@ -22,9 +22,6 @@ export * from "./crypto/mod.ts";
 export * from "./errors/mod.ts";
 export * from "./record/mod.ts";
 export * from "./attest/mod.ts";
-export {
-  compileTypedValidator,
-  PROOF_RECORD_SCHEMA,
-  validateRecordSchema,
-} from "./schema/validate.ts";
+export { compileTypedValidator, PROOF_RECORD_SCHEMA } from "./schema/validate.ts";
+export { validateRecordSchema } from "./schema/record_schema.ts";
 export { EMPIRIC_VERSION } from "./version.ts";

@@ -12,7 +12,7 @@ import { prettyJson } from "../json/pretty.ts";
 import { type JsonObject, type JsonValue, mapJson, PyInt } from "../json/value.ts";
 import { computeProofId } from "../record/sign.ts";
 import type { ProofRecord } from "../record/types.ts";
-import { validateRecordSchema } from "../schema/validate.ts";
+import { validateRecordSchema } from "../schema/record_schema.ts";
 
 /**
  * A signed proof record as the export functions accept it: the typed record (ints as `bigint`

@@ -11,7 +11,7 @@ import { parseJson } from "../json/parse.ts";
 import type { JsonObject, JsonValue } from "../json/value.ts";
 import { hmacSha256Hex, hmacSha256Verify, sha256Hex } from "../crypto/hash.ts";
 import { assertSigningKey } from "../crypto/keys.ts";
-import { validateRecordSchema } from "../schema/validate.ts";
+import { validateRecordSchema } from "../schema/record_schema.ts";
 import { canonicalBodies } from "./sign.ts";
 import type { ProofRecord } from "./types.ts";
 

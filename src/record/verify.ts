@@ -10,7 +10,7 @@ import { parseJson } from "../json/parse.ts";
 import { isJsonObject, type JsonObject, type JsonValue } from "../json/value.ts";
 import { hmacSha256Verify, sha256Hex } from "../crypto/hash.ts";
 import { isDemoKey } from "../crypto/keys.ts";
-import { validateRecordSchema } from "../schema/validate.ts";
+import { validateRecordSchema } from "../schema/record_schema.ts";
 import { canonicalBodies } from "./sign.ts";
 import { checkVerdictConsistency } from "./consistency.ts";
 

@@ -4,3 +4,4 @@
  * @module
  */
 export * from "./validate.ts";
+export * from "./record_schema.ts";

@@ -1,6 +1,8 @@
 /**
- * Structural validation of proof records against the shipped JSON Schema (draft 2020-12),
- * with ajv. Every problem is reported with its RFC 6901 JSON pointer.
+ * Structural validation against JSON Schemas (draft 2020-12) compiled with ajv at run time, with
+ * every problem reported with its RFC 6901 JSON pointer. Proof records are validated by the
+ * validator generated ahead of time (src/schema/record_schema.ts); compiling the record schema
+ * here is its reference.
  *
  * @module
  */
@@ -8,8 +10,9 @@ import { Ajv2020 } from "ajv/dist/2020.js";
 import addFormatsModule from "ajv-formats";
 import type { Problem } from "../errors/errors.ts";
 import type { ErrorCode } from "../errors/codes.ts";
-import { didYouMean } from "./did_you_mean.ts";
-import { isInt, type JsonValue, PyInt } from "../json/value.ts";
+import type { JsonValue } from "../json/value.ts";
+import { type AjvError, ajvErrorsToProblems } from "./problems.ts";
+import { isWireType, keepsWireBound, WIRE_BOUNDS, wireTypeMessage } from "./wire_keywords.ts";
 import schema from "./proof-record.schema.json" with { type: "json" };
 
 /** The record JSON Schema (draft 2020-12) as an object. */
@@ -20,15 +23,7 @@ type AddFormats = (ajv: Ajv2020, formats: string[]) => unknown;
 const addFormats: AddFormats = ((addFormatsModule as unknown as { default?: AddFormats }).default ??
   addFormatsModule) as unknown as AddFormats;
 
-type Validator = ((data: unknown) => boolean) & {
-  errors?: {
-    instancePath: string;
-    keyword: string;
-    message?: string;
-    params: Record<string, unknown>;
-    parentSchema?: { properties?: Record<string, unknown> };
-  }[] | null;
-};
+type Validator = ((data: unknown) => boolean) & { errors?: AjvError[] | null };
 
 /**
  * The shipped schema uses standard JSON Schema types. Validating typed values (where ints are
@@ -67,13 +62,6 @@ const BOUNDS: Record<string, string> = {
   exclusiveMaximum: "wireExclusiveMaximum",
 };
 
-function numeric(v: unknown): number | undefined {
-  if (typeof v === "number") return v;
-  if (typeof v === "bigint") return Number(v);
-  if (v instanceof PyInt) return Number(v.value);
-  return undefined;
-}
-
 /** A compiled validator of typed values: returns every problem (empty when valid). */
 export type TypedValidator = (value: JsonValue) => Problem[];
 
@@ -98,13 +86,11 @@ export function compileTypedValidator(schemaDoc: object, code: ErrorCode): Typed
     schemaType: "string",
     errors: true,
     validate: function wireType(kind: string, data: unknown): boolean {
-      const ok = kind === "int" ? isInt(data) : numeric(data) !== undefined;
+      const ok = isWireType(kind, data);
       if (!ok) {
         (wireType as unknown as { errors: unknown[] }).errors = [{
           keyword: "wireType",
-          message: kind === "int"
-            ? "must be an int (a number written without a point or exponent)"
-            : "must be a number",
+          message: wireTypeMessage(kind),
           params: { wireType: kind },
         }];
       }
@@ -112,20 +98,14 @@ export function compileTypedValidator(schemaDoc: object, code: ErrorCode): Typed
     },
   });
   for (
-    const [keyword, cmp, word] of [
-      ["wireMinimum", (n: number, m: number) => n >= m, ">="],
-      ["wireMaximum", (n: number, m: number) => n <= m, "<="],
-      ["wireExclusiveMinimum", (n: number, m: number) => n > m, ">"],
-      ["wireExclusiveMaximum", (n: number, m: number) => n < m, "<"],
-    ] as const
+    const [keyword, word] of Object.entries(WIRE_BOUNDS) as [keyof typeof WIRE_BOUNDS, string][]
   ) {
     ajv.addKeyword({
       keyword,
       schemaType: "number",
       errors: true,
       validate: function bound(limit: number, data: unknown): boolean {
-        const n = numeric(data);
-        const ok = n === undefined || cmp(n, limit);
+        const ok = keepsWireBound(keyword, limit, data);
         if (!ok) {
           (bound as unknown as { errors: unknown[] }).errors = [{
             keyword,
@@ -138,51 +118,5 @@ export function compileTypedValidator(schemaDoc: object, code: ErrorCode): Typed
     });
   }
   const v = ajv.compile(adaptSchemaForTypedValues(schemaDoc) as object) as unknown as Validator;
-  return (value) => (v(value) ? [] : toProblems(v.errors ?? [], code));
-}
-
-function toProblems(errors: NonNullable<Validator["errors"]>, code: ErrorCode): Problem[] {
-  return errors.filter((e) => e.keyword !== "oneOf" || errors.length === 1).map((e) => {
-    let pointer = e.instancePath;
-    let message = e.message ?? e.keyword;
-    if (e.keyword === "required") {
-      pointer += "/" + String(e.params.missingProperty);
-      message = "is required";
-    } else if (e.keyword === "additionalProperties") {
-      const name = String(e.params.additionalProperty);
-      pointer += "/" + name;
-      const known = Object.keys(e.parentSchema?.properties ?? {});
-      const near = didYouMean(name, known);
-      message = near === undefined
-        ? "is not allowed here"
-        : `is not allowed here (did you mean ${near}?)`;
-    } else if (e.keyword === "enum") {
-      message = `must be one of ${
-        (e.params.allowedValues as unknown[]).map((x) => JSON.stringify(x)).join(", ")
-      }`;
-    } else if (e.keyword === "const") {
-      message = `must be ${JSON.stringify(e.params.allowedValue)}`;
-    }
-    return { code, message: `${pointer || "/"} ${message}`, pointer };
-  });
-}
-
-let recordValidator: TypedValidator | undefined;
-
-/**
- * Validate a typed value against the proof record schema; returns every problem found
- * (empty when valid).
- *
- * @example
- * ```ts
- * import assert from "node:assert/strict";
- * import { validateRecordSchema } from "./validate.ts";
- * const problems = validateRecordSchema({ identity: {} });
- * assert.ok(problems.length > 0);
- * assert.equal(problems[0].code, "schema_invalid");
- * ```
- */
-export function validateRecordSchema(record: JsonValue): Problem[] {
-  recordValidator ??= compileTypedValidator(schema, "schema_invalid");
-  return recordValidator(record);
+  return (value) => (v(value) ? [] : ajvErrorsToProblems(v.errors ?? [], code));
 }
