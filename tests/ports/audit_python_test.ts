@@ -50,9 +50,16 @@ Deno.test({
 
     // One observation changed, the record re-sealed over it with the key: the signature and the
     // verdict check pass (schema validate --key), the audit does not.
+    // The change must move the evidence: a 0/1 metric is flipped (the proportion moves); a
+    // measured value becomes larger than every other (every order statistic and the mean move).
     const obs = structuredClone(r.output.observations);
-    const metric = Object.keys(obs[0].metrics).find((m) => obs[0].metrics[m] !== null)!;
-    obs[0].metrics[metric] = obs[0].metrics[metric] === 1 ? 0 : 1;
+    const k = obs.findIndex((o) => Object.values(o.metrics).some((v) => v !== null));
+    const metric = Object.keys(obs[k].metrics).find((m) => obs[k].metrics[m] !== null)!;
+    const values = obs.map((o) => o.metrics[metric]).filter((v): v is number => v !== null);
+    const binary = values.every((v) => v === 0 || v === 1);
+    obs[k].metrics[metric] = binary
+      ? (obs[k].metrics[metric] === 1 ? 0 : 1)
+      : Math.max(...values) * 10 + 1;
     const changed = observationsJsonl(obs);
     const record = structuredClone(r.output.record) as ProofRecord;
     const i = record.data.datasets.findIndex((d) => d.kind === "observations");
