@@ -91,20 +91,23 @@ for (const s of suites) {
     stderr: "piped",
     env: { NO_COLOR: "1" },
   }).spawn();
-  const dec = new TextDecoder();
-  let text = "";
+  // Each stream is kept whole: interleaved, a line of one (cargo's "Running ...") could split a
+  // summary line of the other and lose its counts.
   const pump = async (stream: ReadableStream<Uint8Array>, sink: typeof Deno.stdout) => {
+    const dec = new TextDecoder();
+    let text = "";
     for await (const chunk of stream) {
       text += dec.decode(chunk, { stream: true });
       await sink.write(chunk);
     }
+    return text;
   };
-  const [status] = await Promise.all([
+  const [status, out, err] = await Promise.all([
     child.status,
     pump(child.stdout, Deno.stdout),
     pump(child.stderr, Deno.stderr),
   ]);
-  const counts = s.parse(text);
+  const counts = s.parse(`${out}\n${err}`);
   if (!counts) {
     summary.push(`${s.name}: no test summary found (exit ${status.code})`);
     broken = true;
