@@ -53,7 +53,8 @@ Deno.test({
     // The change must move the evidence: a 0/1 metric is flipped (the proportion moves); a
     // measured value becomes larger than every other (every order statistic and the mean move).
     const obs = structuredClone(r.output.observations);
-    const k = obs.findIndex((o) => Object.values(o.metrics).some((v) => v !== null));
+    // (an item that succeeded: a failed item's latency is its timeout, not its metric value)
+    const k = obs.findIndex((o) => o.ok && Object.values(o.metrics).some((v) => v !== null));
     const metric = Object.keys(obs[k].metrics).find((m) => obs[k].metrics[m] !== null)!;
     const values = obs.map((o) => o.metrics[metric]).filter((v): v is number => v !== null);
     const binary = values.every((v) => v === 0 || v === 1);
