@@ -50,17 +50,21 @@ Deno.test({
 
     // One observation changed, the record re-sealed over it with the key: the signature and the
     // verdict check pass (schema validate --key), the audit does not.
-    // The change must move the evidence: a 0/1 metric is flipped (the proportion moves); a
-    // measured value becomes larger than every other (every order statistic and the mean move).
+    // The change must move the evidence: a 0/1 metric is flipped (the proportion moves); for a
+    // measured value, the smallest of the items that succeeded becomes larger than all (every
+    // order statistic and the mean move; a failed item's latency is its timeout, not its metric).
     const obs = structuredClone(r.output.observations);
-    // (an item that succeeded: a failed item's latency is its timeout, not its metric value)
-    const k = obs.findIndex((o) => o.ok && Object.values(o.metrics).some((v) => v !== null));
-    const metric = Object.keys(obs[k].metrics).find((m) => obs[k].metrics[m] !== null)!;
-    const values = obs.map((o) => o.metrics[metric]).filter((v): v is number => v !== null);
-    const binary = values.every((v) => v === 0 || v === 1);
+    const metric = Object.keys(obs[0].metrics).find((m) =>
+      obs.some((o) => o.ok && o.metrics[m] !== null)
+    )!;
+    const measured = obs.map((o, i) => ({ v: o.metrics[metric], i })).filter((x) =>
+      obs[x.i].ok && x.v !== null
+    ) as { v: number; i: number }[];
+    const binary = measured.every((x) => x.v === 0 || x.v === 1);
+    const k = measured.reduce((a, b) => (b.v < a.v ? b : a)).i;
     obs[k].metrics[metric] = binary
       ? (obs[k].metrics[metric] === 1 ? 0 : 1)
-      : Math.max(...values) * 10 + 1;
+      : Math.max(...measured.map((x) => x.v)) * 10 + 1;
     const changed = observationsJsonl(obs);
     const record = structuredClone(r.output.record) as ProofRecord;
     const i = record.data.datasets.findIndex((d) => d.kind === "observations");
