@@ -24,7 +24,7 @@
 import * as ss from "simple-statistics";
 import { UsageError } from "../errors/errors.ts";
 import { drawIndex, indexLimit, mersenneTwister, type RandomGenerator } from "./random.ts";
-import { sortWithRanks, type7Position, type7Value } from "./quantile.ts";
+import { quantileFromCounts, sortWithRanks, type7Position, type7Value } from "./quantile.ts";
 import type { Bounds, Statistic } from "./types.ts";
 import {
   requireBinary,
@@ -122,40 +122,11 @@ function quantileResamples(
   const counts = new Uint32Array(n);
   const out = new Float64Array(resamples);
   const limit = indexLimit(n);
-  // sorted[r] fills counts[r] consecutive ranks of the resample; find the one(s) holding ranks
-  // pos.lower and pos.upper by walking the counts from the nearer end.
   const fromTop = pos.upper >= n / 2;
   for (let b = 0; b < resamples; b++) {
     counts.fill(0);
     for (let i = 0; i < n; i++) counts[rank[drawIndex(rng, n, limit)]]++;
-    let lowerValue: number;
-    let upperValue: number;
-    if (fromTop) {
-      let r = n - 1;
-      let end = n; // ranks of values above r end here
-      while (end - counts[r] > pos.upper) end -= counts[r--];
-      upperValue = sorted[r];
-      if (end - counts[r] <= pos.lower) {
-        lowerValue = upperValue;
-      } else {
-        r--;
-        while (counts[r] === 0) r--;
-        lowerValue = sorted[r];
-      }
-    } else {
-      let r = 0;
-      let below = 0;
-      while (below + counts[r] <= pos.lower) below += counts[r++];
-      lowerValue = sorted[r];
-      if (below + counts[r] > pos.upper) {
-        upperValue = lowerValue;
-      } else {
-        r++;
-        while (counts[r] === 0) r++;
-        upperValue = sorted[r];
-      }
-    }
-    out[b] = type7Value(pos, lowerValue, upperValue);
+    out[b] = quantileFromCounts(sorted, counts, pos, fromTop);
     progress(b + 1);
   }
   return out;

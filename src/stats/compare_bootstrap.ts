@@ -20,7 +20,7 @@
  */
 import { UsageError } from "../errors/errors.ts";
 import { drawIndex, indexLimit, mersenneTwister } from "./random.ts";
-import { sortWithRanks, type Type7Position, type7Position, type7Value } from "./quantile.ts";
+import { quantileFromCounts, sortWithRanks, type7Position } from "./quantile.ts";
 import type { Statistic } from "./types.ts";
 import { requireFiniteValues, requireResamples, requireStatistic } from "./validate.ts";
 import type { ProgressFn } from "./bootstrap.ts";
@@ -57,44 +57,6 @@ function meanAccumulator(values: readonly number[]): SideAccumulator {
     },
     value: () => (sum + correction) / n,
   };
-}
-
-/** The type-7 quantile at `pos` of the multiset holding `counts[r]` copies of `sorted[r]`. */
-function quantileFromCounts(
-  sorted: Float64Array,
-  counts: Uint32Array,
-  pos: Type7Position,
-  fromTop: boolean,
-): number {
-  const n = sorted.length;
-  let lowerValue: number;
-  let upperValue: number;
-  if (fromTop) {
-    let r = n - 1;
-    let end = n;
-    while (end - counts[r] > pos.upper) end -= counts[r--];
-    upperValue = sorted[r];
-    if (end - counts[r] <= pos.lower) {
-      lowerValue = upperValue;
-    } else {
-      r--;
-      while (counts[r] === 0) r--;
-      lowerValue = sorted[r];
-    }
-  } else {
-    let r = 0;
-    let below = 0;
-    while (below + counts[r] <= pos.lower) below += counts[r++];
-    lowerValue = sorted[r];
-    if (below + counts[r] > pos.upper) {
-      upperValue = lowerValue;
-    } else {
-      r++;
-      while (counts[r] === 0) r++;
-      upperValue = sorted[r];
-    }
-  }
-  return type7Value(pos, lowerValue, upperValue);
 }
 
 function quantileAccumulator(values: readonly number[], p: number): SideAccumulator {

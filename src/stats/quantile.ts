@@ -85,3 +85,44 @@ export function sortWithRanks(
   }
   return { sorted, rank };
 }
+
+/**
+ * The type-7 quantile at `pos` of the multiset holding `counts[r]` copies of `sorted[r]` (a
+ * resample counted by rank), walking the counts from the nearer end (`fromTop`).
+ */
+export function quantileFromCounts(
+  sorted: Float64Array,
+  counts: Uint32Array,
+  pos: Type7Position,
+  fromTop: boolean,
+): number {
+  const n = sorted.length;
+  let lowerValue: number;
+  let upperValue: number;
+  if (fromTop) {
+    let r = n - 1;
+    let end = n;
+    while (end - counts[r] > pos.upper) end -= counts[r--];
+    upperValue = sorted[r];
+    if (end - counts[r] <= pos.lower) {
+      lowerValue = upperValue;
+    } else {
+      r--;
+      while (counts[r] === 0) r--;
+      lowerValue = sorted[r];
+    }
+  } else {
+    let r = 0;
+    let below = 0;
+    while (below + counts[r] <= pos.lower) below += counts[r++];
+    lowerValue = sorted[r];
+    if (below + counts[r] > pos.upper) {
+      upperValue = lowerValue;
+    } else {
+      r++;
+      while (counts[r] === 0) r++;
+      upperValue = sorted[r];
+    }
+  }
+  return type7Value(pos, lowerValue, upperValue);
+}
