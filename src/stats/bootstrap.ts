@@ -24,7 +24,7 @@
 import * as ss from "simple-statistics";
 import { UsageError } from "../errors/errors.ts";
 import { drawIndex, indexLimit, mersenneTwister, type RandomGenerator } from "./random.ts";
-import { quantileFromCounts, sortWithRanks, type7Position, type7Value } from "./quantile.ts";
+import { quantileFromCounts, sortWithRanks, type7Position } from "./quantile.ts";
 import type { Bounds, Statistic } from "./types.ts";
 import {
   requireBinary,
