@@ -222,7 +222,7 @@ function comparisons() {
     if (!r.passes) failed++;
     const stat = c.statistic.kind === "quantile" ? `p${c.statistic.p * 100}` : c.statistic.kind;
     const claim = c.comparator === "within"
-      ? `|${c.kind === "ratio" ? "ratio − 1" : "difference"}| ≤ ${c.threshold}`
+      ? `\\|${c.kind === "ratio" ? "ratio − 1" : "difference"}\\| ≤ ${c.threshold}`
       : `${c.kind} ${c.comparator} ${c.threshold}`;
     const truth = `${c.truth}${r.atThreshold ? " (at)" : ""}`;
     const allowed = r.atThreshold
