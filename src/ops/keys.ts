@@ -1,9 +1,9 @@
 /**
  * Keys and record summaries as the surfaces use them: where a key comes from (`--key`,
  * `--key-file`, `EMPIRIC_SIGN_KEY`, the demo key), the demo key's constants, and the
- * `schema info` summary of a record file, and the public-key attestation keys and trust
- * policies (src/attest/). Re-exported here so that a surface needs nothing
- * beyond the operations layer and the foundations.
+ * `schema info` summary of a record file. Re-exported here so that a surface needs nothing
+ * beyond the operations layer and the foundations; attestation keys and trust policies are in
+ * src/ops/attestation_keys.ts.
  *
  * @module
  */
@@ -15,13 +15,3 @@ export {
   resolveKey,
 } from "../crypto/keys.ts";
 export { formatSummary, summarizeRecord } from "../record/summary.ts";
-export {
-  generateKeyPair,
-  importPrivateKey,
-  importPublicKey,
-  KEY_ALGORITHMS,
-  type KeyAlgorithm,
-  type PrivateKey,
-  type PublicKey,
-} from "../attest/keys.ts";
-export { readPolicy, type TrustPolicy } from "../attest/policy.ts";

@@ -16,7 +16,7 @@ import {
   type PublicKey,
   readPolicy,
   type TrustPolicy,
-} from "../../ops/keys.ts";
+} from "../../ops/attestation_keys.ts";
 import { readInput } from "../context.ts";
 import type { AnyCommand, CliHost } from "../host.ts";
 
