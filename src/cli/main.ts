@@ -26,6 +26,11 @@ export interface CommandEntry {
   name: string;
   summary: string;
   load: () => Promise<(deps: CommandDeps) => AnyCommand | AnyCommand[]>;
+  /**
+   * The command builds the operations' environment: its one subprocess (`git rev-parse`, for
+   * empiric's own commit) starts before the command's modules load and runs while they do.
+   */
+  warmEnvironment?: true;
 }
 
 const EXPORT_SUMMARIES: Record<string, string> = {
@@ -66,6 +71,7 @@ export const COMMANDS: readonly CommandEntry[] = [
   {
     name: "run",
     summary: "Run a scenario against a substrate and write a signed proof record",
+    warmEnvironment: true,
     load: async () => {
       const m = await loadModule<typeof import("./commands/run.ts")>(
         "./commands/run.ts",
@@ -187,6 +193,7 @@ export const COMMANDS: readonly CommandEntry[] = [
   {
     name: "http",
     summary: "The HTTP API (docs/http.md)",
+    warmEnvironment: true,
     load: async () => {
       const m = await loadModule<typeof import("./commands/http.ts")>(
         "./commands/http.ts",
@@ -198,6 +205,7 @@ export const COMMANDS: readonly CommandEntry[] = [
   {
     name: "mcp",
     summary: "The MCP tool server for AI agents (docs/mcp.md)",
+    warmEnvironment: true,
     load: async () => {
       const m = await loadModule<typeof import("./commands/mcp.ts")>(
         "./commands/mcp.ts",
@@ -248,6 +256,10 @@ export async function main(
     .exitOverride()
     .configureOutput(output(host));
   const wanted = commandOf(args);
+  if (COMMANDS.some((e) => e.name === wanted && e.warmEnvironment)) {
+    void loadModule<typeof import("../ops/deno_env.ts")>("../ops/deno_env.ts", import.meta.url)
+      .then((m) => m.detectEmpiricCommit()).catch(() => undefined);
+  }
   const deps: CommandDeps = { host, opsEnv, setExit };
   for (const entry of COMMANDS) {
     if (entry.name === wanted) {

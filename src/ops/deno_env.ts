@@ -32,7 +32,7 @@ const sourceDir = (() => {
   return u.protocol === "file:" ? decodeURIComponent(u.pathname) : undefined;
 })();
 
-let empiricCommit: string | undefined;
+let empiricCommit: Promise<string> | undefined;
 
 /**
  * Read a regular file without following a symlink: `lstat` must show a regular file, and the
@@ -82,11 +82,13 @@ async function readRegularText(path: string, maxBytes: number): Promise<string |
 }
 
 /** empiric's own commit: `EMPIRIC_GIT_COMMIT`, the release build stamp, else git in the source checkout. */
-export async function detectEmpiricCommit(): Promise<string> {
-  if (empiricCommit !== undefined) return empiricCommit;
-  const fromEnv = Deno.env.get("EMPIRIC_GIT_COMMIT");
-  empiricCommit = fromEnv || BUILD_COMMIT ||
-    (sourceDir ? await git(["-C", sourceDir, "rev-parse", "HEAD"]) : undefined) || "unknown";
+export function detectEmpiricCommit(): Promise<string> {
+  // The promise is kept, so that callers at the same time share one `git rev-parse`.
+  empiricCommit ??= (async () => {
+    const fromEnv = Deno.env.get("EMPIRIC_GIT_COMMIT");
+    return fromEnv || BUILD_COMMIT ||
+      (sourceDir ? await git(["-C", sourceDir, "rev-parse", "HEAD"]) : undefined) || "unknown";
+  })();
   return empiricCommit;
 }
 
