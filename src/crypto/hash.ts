@@ -30,16 +30,23 @@ function loadNodeCrypto(): NodeCrypto | undefined {
   }
 }
 
-let nodeCrypto: NodeCrypto | undefined = loadNodeCrypto();
+// Loaded on the first hash, not at import: loading node:crypto takes 5-30 ms, which commands
+// that never hash (and servers until their first request) need not pay at start-up.
+let nodeCryptoLoaded: NodeCrypto | undefined | null = null;
+
+function nodeCrypto(): NodeCrypto | undefined {
+  if (nodeCryptoLoaded === null) nodeCryptoLoaded = loadNodeCrypto();
+  return nodeCryptoLoaded;
+}
 
 /** Which implementation hashes: `"node"` (synchronous node:crypto) or `"webcrypto"`. */
 export function cryptoBackend(): "node" | "webcrypto" {
-  return nodeCrypto ? "node" : "webcrypto";
+  return nodeCrypto() ? "node" : "webcrypto";
 }
 
 /** Force the Web Crypto path (`true`) or restore the default; for tests and benchmarks. */
 export function useWebCryptoOnly(on: boolean): void {
-  nodeCrypto = on ? undefined : loadNodeCrypto();
+  nodeCryptoLoaded = on ? undefined : loadNodeCrypto();
 }
 
 const HEX: string[] = Array.from({ length: 256 }, (_, i) => i.toString(16).padStart(2, "0"));
@@ -115,7 +122,8 @@ function feed(h: NodeHash, data: HashInput): NodeHash {
  * ```
  */
 export async function sha256Hex(data: HashInput): Promise<string> {
-  if (nodeCrypto) return feed(nodeCrypto.createHash("sha256"), data).digest("hex");
+  const c = nodeCrypto();
+  if (c) return feed(c.createHash("sha256"), data).digest("hex");
   return toHex(new Uint8Array(await crypto.subtle.digest("SHA-256", oneArray(data))));
 }
 
@@ -175,7 +183,8 @@ export async function hmacSha256Hex(
   key: Uint8Array<ArrayBuffer>,
   data: HashInput,
 ): Promise<string> {
-  if (nodeCrypto) return nodeHmacHex(nodeCrypto, key, data);
+  const c = nodeCrypto();
+  if (c) return nodeHmacHex(c, key, data);
   const sig = await crypto.subtle.sign("HMAC", await hmacKey(key), oneArray(data));
   return toHex(new Uint8Array(sig));
 }
@@ -206,7 +215,8 @@ export async function hmacSha256Verify(
   expectedHex: string,
 ): Promise<boolean> {
   if (!/^[0-9a-f]{64}$/.test(expectedHex)) return false;
-  if (nodeCrypto) return equalInConstantTime(nodeHmacHex(nodeCrypto, key, data), expectedHex);
+  const c = nodeCrypto();
+  if (c) return equalInConstantTime(nodeHmacHex(c, key, data), expectedHex);
   return await crypto.subtle.verify(
     "HMAC",
     await hmacKey(key),

@@ -18,11 +18,10 @@ export {
   SSE_PATH,
 } from "./http.ts";
 export { SseServerTransport } from "./sse.ts";
+export { serveMcpStdio, type StdioServing } from "./serve.ts";
 export {
   type HttpServeOptions,
   type HttpServing,
   isLoopbackHost,
   serveMcpHttp,
-  serveMcpStdio,
-  type StdioServing,
-} from "./serve.ts";
+} from "./serve_http.ts";

@@ -4,7 +4,7 @@ import assert from "node:assert/strict";
 import { progressNotifier } from "../../src/mcp/tools.ts";
 import { originAllowEntry } from "../../src/mcp/http.ts";
 import { tokenMatches } from "../../src/net/access.ts";
-import { isLoopbackHost, serveMcpHttp } from "../../src/mcp/serve.ts";
+import { isLoopbackHost, serveMcpHttp } from "../../src/mcp/serve_http.ts";
 import type { RunProgress } from "../../src/run/execute.ts";
 
 Deno.test("progressNotifier: nothing without a progressToken", () => {

@@ -17,7 +17,7 @@ import {
 } from "./sdk_v1.ts";
 import { createMcpContext, type McpContext } from "../../src/mcp/context.ts";
 import { empiricServerFactory } from "../../src/mcp/server.ts";
-import { type HttpServing, serveMcpHttp } from "../../src/mcp/serve.ts";
+import { type HttpServing, serveMcpHttp } from "../../src/mcp/serve_http.ts";
 import { DEMO_KEY_BYTES, keyFromText } from "../../src/crypto/keys.ts";
 import {
   type Caller,

@@ -14,8 +14,9 @@ import { createMcpContext } from "../../mcp/context.ts";
 import { preloadOperations } from "../../ops/mod.ts";
 import { activeTelemetry } from "../../telemetry/active.ts";
 import { empiricServerFactory } from "../../mcp/server.ts";
-import { serveMcpHttp, serveMcpStdio } from "../../mcp/serve.ts";
+import { serveMcpStdio } from "../../mcp/serve.ts";
 import { cliKey } from "../context.ts";
+import { loadModule } from "../../lazy/load.ts";
 import type { AnyCommand, CliHost } from "../host.ts";
 import {
   collect,
@@ -123,6 +124,10 @@ export function mcpCommand(host: CliHost): AnyCommand {
         finished = serving.finished;
         log("empiric mcp: serving over stdio (MCP 2026-07-28 and 2025-era clients)");
       } else {
+        const { serveMcpHttp } = await loadModule<typeof import("../../mcp/serve_http.ts")>(
+          "../../mcp/serve_http.ts",
+          import.meta.url,
+        );
         const serving = serveMcpHttp(factory, {
           transport: opts.transport as "sse" | "streamable-http",
           hostname: opts.host,
