@@ -9,7 +9,7 @@
 // REFUTED beyond it (src/stats/compare_calibration.ts).
 //
 //   deno run -A bench/calibration.ts [--runs 4000] [--bootstrap-runs 1000] [--seed 20261123]
-//                                    [--only one-sample|comparisons]
+//                                    [--only one-sample|comparisons] [--statistic mean|median|…]
 import {
   bcaInterval,
   bootstrapDistribution,
@@ -31,6 +31,10 @@ const BOOT_RUNS = arg("--bootstrap-runs", 1000);
 const SEED = arg("--seed", 20261123);
 const NS = [30, 100, 300, 1000];
 const only = Deno.args.includes("--only") ? Deno.args[Deno.args.indexOf("--only") + 1] : undefined;
+// --statistic KIND: only the comparison cells of that statistic (each keeps its seed).
+const onlyStatistic = Deno.args.includes("--statistic")
+  ? Deno.args[Deno.args.indexOf("--statistic") + 1]
+  : undefined;
 
 const cells: Omit<CalibrationCell, "seed">[] = [];
 const add = (c: Omit<CalibrationCell, "seed">) => cells.push(c);
@@ -218,6 +222,7 @@ function comparisons() {
   );
   console.log("|---|---|---|---|---|---:|---|---:|---:|---:|---:|---:|---:|:-:|");
   comparisonCells(RUNS, BOOT_RUNS).forEach((c, i) => {
+    if (onlyStatistic !== undefined && c.statistic.kind !== onlyStatistic) return;
     const r = calibrateComparison({ ...c, seed: (SEED + 500_009 + i * 7919) % 0x1_0000_0000 });
     if (!r.passes) failed++;
     const stat = c.statistic.kind === "quantile" ? `p${c.statistic.p * 100}` : c.statistic.kind;

@@ -480,6 +480,7 @@ function analyzeComparisonPillar(
       ...(cmp.distribution_library ? { distribution_library: cmp.distribution_library } : {}),
       ...(cmp.refused !== undefined ? { refused: cmp.refused } : {}),
       ...(cmp.mc_se ? { mc_se: cmp.mc_se } : {}),
+      ...(cmp.percentile_levels ? { percentile_levels: cmp.percentile_levels } : {}),
       ...(cmp.skewness !== undefined ? { skewness: cmp.skewness } : {}),
       ...(cmp.resamples !== undefined ? { resamples: cmp.resamples, seed: cmp.seed } : {}),
     };
@@ -830,7 +831,9 @@ export function analysisPlanText(s: Scenario): string {
     const iv = x.interval === "none"
       ? "no interval"
       : cmp && x.interval === "bootstrap_percentile"
-      ? `percentile bootstrap interval of the ${cmp.kind}, paired over items when the sides are paired (${a.resamples} resamples, MT19937 seed ${
+      ? `${
+        x.statistic === "mean" ? "expanded percentile" : "percentile"
+      } bootstrap interval of the ${cmp.kind}, paired over items when the sides are paired (${a.resamples} resamples, MT19937 seed ${
         pillarSeed(a.seed, k)
       })`
       : cmp && x.interval === "mcnemar"

@@ -104,6 +104,11 @@ export function pillarEntities(
         attrs["empiric:mc_se_low"] = iv.mc_se.low;
         attrs["empiric:mc_se_high"] = iv.mc_se.high;
       }
+      if (iv.percentile_levels) {
+        // The expanded percentile interval of a mean: where the bounds were read.
+        attrs["empiric:percentile_low"] = iv.percentile_levels.low;
+        attrs["empiric:percentile_high"] = iv.percentile_levels.high;
+      }
     }
     if (iv.range) {
       attrs["empiric:range_low"] = iv.range[0];

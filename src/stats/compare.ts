@@ -21,7 +21,8 @@
  * every distribution, censored latencies included). Wide, never wrong.
  *
  * **Bootstrap.** Percentile interval (type-7 quantiles at β and 1 − β) of the B ratios or
- * differences of `twoSampleBootstrap`. Refused where the calibration table shows it cannot hold
+ * differences of `twoSampleBootstrap`; for means the expanded percentile interval, read at the
+ * shares of `bootstrapTailShares` (the plain one erred 2.5-3.2% a side at n = 100). Refused where the calibration table shows it cannot hold
  * its level: fewer than 100 values a side, censored values, constant or binary sides, quantiles
  * outside [0.25, 0.75] (a bootstrap bound cannot pass the sample extremes), and for means a
  * skewness beyond ±1 of the values the ratio or difference is a mean of: the paired differences
@@ -43,6 +44,7 @@ import { DISTRIBUTION_LIBRARY, type LibraryInfo, STATS_LIBRARY } from "./library
 import { discordantCounts, mcnemarExactP, pairedProportionInterval } from "./mcnemar.ts";
 import { isBinary, isConstant, sampleSkewness } from "./moments.ts";
 import { sortedQuantile } from "./bootstrap.ts";
+import { expandedTailShare } from "./expanded_percentile.ts";
 import { computeStatistic, statisticName } from "./statistic.ts";
 import type { Bounds, IntervalMethod, IntervalResult, Statistic } from "./types.ts";
 import { MAX_ABS_SKEWNESS, MIN_BOOTSTRAP_N } from "./interval.ts";
@@ -116,6 +118,11 @@ export interface ComparisonResult {
   mc_se?: { low: number; high: number };
   /** Skewness of the values the bootstrapped mean comparison rests on. */
   skewness?: number;
+  /**
+   * Bootstrapped means: the shares of the bootstrap distribution the bounds were read at (the
+   * expanded percentile interval, wider than β and 1 − β).
+   */
+  percentile_levels?: Bounds;
   /** `mcnemar`: discordant pairs, the exact McNemar p-value, and the two parts of the interval. */
   mcnemar?: {
     candidate_only: number;
@@ -449,16 +456,39 @@ function bootstrapComparison(
     dist[r] = combine(kind, d.candidate[r], d.baseline[r]);
   }
   const sorted = dist.sort();
-  const beta = (1 - opts.confidence) / 2;
+  const levels = bootstrapTailShares(s, opts.confidence, nMin);
   return {
     ...base,
-    low: sortedQuantile(sorted, beta),
-    high: sortedQuantile(sorted, 1 - beta),
+    low: sortedQuantile(sorted, levels.low),
+    high: sortedQuantile(sorted, levels.high),
     ...meta,
     mc_se: {
-      low: bootstrapMonteCarloSe(sorted, beta),
-      high: bootstrapMonteCarloSe(sorted, 1 - beta),
+      low: bootstrapMonteCarloSe(sorted, levels.low),
+      high: bootstrapMonteCarloSe(sorted, levels.high),
     },
+    ...(s.kind === "mean" ? { percentile_levels: levels } : {}),
     ...(skewness !== undefined ? { skewness } : {}),
   };
+}
+
+/**
+ * The shares of the bootstrap distribution at which a comparison's bounds are read: β and 1 − β
+ * for quantiles; for means the expanded percentile's (src/stats/expanded_percentile.ts), with n
+ * the number of pairs, or the smaller side when unpaired.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { bootstrapTailShares } from "./compare.ts";
+ * const median = bootstrapTailShares({ kind: "median" }, 0.9, 100);
+ * assert.ok(Math.abs(median.low - 0.05) < 1e-15 && Math.abs(median.high - 0.95) < 1e-15);
+ * const mean = bootstrapTailShares({ kind: "mean" }, 0.9, 100);
+ * assert.ok(mean.low < 0.05 && mean.low > 0.045 && Math.abs(mean.low + mean.high - 1) < 1e-15);
+ * ```
+ */
+export function bootstrapTailShares(s: Statistic, confidence: number, n: number): Bounds {
+  const beta = (1 - confidence) / 2;
+  if (s.kind !== "mean") return { low: beta, high: 1 - beta };
+  const share = expandedTailShare(beta, n);
+  return { low: share, high: 1 - share };
 }

@@ -3,7 +3,8 @@
  * estimate with jStat, then the ratio or difference; the bounds by a second route per method:
  *
  * - bootstrap: every resample materialised (pure-rand `uniformInt` indices, jStat mean and type-7
- *   quantiles), the ratios or differences sorted, jStat's type-7 quantiles at β and 1 − β;
+ *   quantiles), the ratios or differences sorted, jStat's type-7 quantiles at β and 1 − β (for
+ *   means at the expanded percentile's shares, from jStat's t quantile and normal CDF);
  * - combined sides: each side's bounds by `crossCheckInterval`'s route (binomial summation for
  *   order statistics, bisection for Clopper-Pearson, jStat for t, the integral for bounded), then
  *   the same interval arithmetic;
@@ -139,9 +140,22 @@ export function crossCheckComparison(
       );
       const values = Array.from(d.candidate, (x, r) => combine(result.kind, x, d.baseline[r]));
       values.sort((x, y) => x - y);
-      [low, high] = jStat.quantiles(values, [beta, 1 - beta], 1, 1);
-      route = `pure-rand uniformInt resamples with ${lib} statistics and quantiles`;
-      tol = 1e-9;
+      let share = beta;
+      if (s.kind === "mean") {
+        // Expanded percentile: z = √(n/(n − 1)) · t(1 − β, n − 1), read at Φ(−z).
+        const n = Math.min(candidate.length, baseline.length);
+        share = jStat.normal.cdf(
+          -Math.sqrt(n / (n - 1)) * jStat.studentt.inv(1 - beta, n - 1),
+          0,
+          1,
+        );
+      }
+      [low, high] = jStat.quantiles(values, [share, 1 - share], 1, 1);
+      route = `pure-rand uniformInt resamples with ${lib} statistics and quantiles${
+        s.kind === "mean" ? ", expanded percentile shares from jStat's t and normal" : ""
+      }`;
+      // jStat's t quantile agrees with stdlib-js's to about 1e-7 (as for the t method).
+      tol = s.kind === "mean" ? 1e-6 : 1e-9;
       break;
     }
     case "mcnemar": {

@@ -19,6 +19,9 @@ export interface JStat {
   noncentralt: {
     cdf(x: number, df: number, ncp: number): number;
   };
+  normal: {
+    cdf(x: number, mean: number, sd: number): number;
+  };
 }
 
 /** The jStat object. */

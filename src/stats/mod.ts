@@ -68,6 +68,7 @@ export { tInterval } from "./t_interval.ts";
 export { MAX_RESAMPLES, MAX_SEED } from "./validate.ts";
 export {
   BOOTSTRAP_QUANTILE_RANGE,
+  bootstrapTailShares,
   combine,
   combineBounds,
   compareInterval,
@@ -82,6 +83,7 @@ export {
   trivialComparisonBounds,
 } from "./compare.ts";
 export { twoSampleBootstrap, type TwoSampleDistribution } from "./compare_bootstrap.ts";
+export { expandedTailShare } from "./expanded_percentile.ts";
 export { crossCheckComparison, referenceTwoSampleBootstrap } from "./compare_cross_check.ts";
 export {
   type DiscordantCounts,

@@ -65,6 +65,11 @@ export interface IntervalResult {
   ranks?: { lower: number; upper: number };
   /** Monte Carlo standard errors of the bootstrap bounds. */
   mc_se?: { low: number; high: number };
+  /**
+   * Bootstrapped means in comparisons: the shares of the bootstrap distribution the bounds were
+   * read at (the expanded percentile interval, src/stats/expanded_percentile.ts).
+   */
+  percentile_levels?: Bounds;
   /** Sample skewness, where it gates the method. */
   skewness?: number;
   /** The pre-registered range, for `bounded`. */

@@ -2,7 +2,8 @@
 // exact McNemar p-value and the two Clopper-Pearson parts of the paired-proportion interval
 // (1e-10), the combined order-statistic bounds from scipy's quantile_test (exact), and the
 // two-sample percentile bootstraps, paired and not, against scipy.stats.bootstrap within
-// 5·√2 Monte Carlo standard errors.
+// 5·√2 Monte Carlo standard errors, and the expanded percentile's tail shares from scipy's t
+// and normal (1e-12).
 import assert from "node:assert/strict";
 import {
   combineBounds,
@@ -11,6 +12,7 @@ import {
   pairedProportionInterval,
   seededRandom,
 } from "../../src/stats/mod.ts";
+import { expandedTailShare } from "../../src/stats/expanded_percentile.ts";
 import { pythonModule } from "../support/peers.ts";
 
 const haveScipy = await pythonModule("scipy");
@@ -138,5 +140,22 @@ Deno.test({
     const what = `${x.statistic} ${x.kind} ${x.paired ? "paired" : "unpaired"}`;
     assert.ok(Math.abs(r.low - ref[i][0]) < tl, `${what} low ${r.low} vs ${ref[i][0]} ±${tl}`);
     assert.ok(Math.abs(r.high - ref[i][1]) < th, `${what} high ${r.high} vs ${ref[i][1]} ±${th}`);
+  });
+});
+
+Deno.test({
+  name: "expanded percentile: the tail shares of a mean's bootstrap from scipy's t and normal",
+  ignore: !haveScipy,
+}, async () => {
+  const cases = [[2, 0.025], [3, 0.025], [30, 0.005], [100, 0.025], [101, 0.05], [1000, 0.025], [
+    100_000,
+    0.025,
+  ]];
+  const ref = await reference(cases.map(([n, alpha]) => ({ op: "expanded_share", n, alpha })));
+  cases.forEach(([n, alpha], i) => {
+    const want = ref[i] as number;
+    const got = expandedTailShare(alpha, n);
+    assert.ok(Math.abs(got - want) <= 1e-12 * want, `n ${n}, α ${alpha}: ${got} vs scipy ${want}`);
+    assert.ok(got < alpha, `n ${n}: the expanded share ${got} is below ${alpha}`);
   });
 });

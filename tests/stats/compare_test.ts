@@ -5,6 +5,8 @@ import assert from "node:assert/strict";
 import fc from "fast-check";
 import {
   bootstrapDistribution,
+  bootstrapTailShares,
+  combine,
   combineBounds,
   compareInterval,
   crossCheckComparison,
@@ -12,6 +14,7 @@ import {
   pairedProportionInterval,
   referenceTwoSampleBootstrap,
   seededRandom,
+  sortedQuantile,
   type Statistic,
   twoSampleBootstrap,
 } from "../../src/stats/mod.ts";
@@ -265,5 +268,26 @@ Deno.test("the cross-check agrees on every method, and notices a changed bound",
     assert.ok(cc.agrees, `${method}: ${cc.text}`);
     const moved = crossCheckComparison(x, y, s, { ...r, high: r.high * 1.001 + 1e-6 }, opts);
     assert.ok(!moved.agrees && /DISAGREE/.test(moved.text), `${method}: ${moved.text}`);
+  }
+});
+
+Deno.test("bootstrapped means are read at the expanded percentile's shares, wider than β", () => {
+  const u = seededRandom(11);
+  const b = Array.from({ length: 120 }, () => 10 + 4 * u());
+  const c = b.map((x) => x + 0.5 * (u() - 0.4));
+  for (const [kind, paired] of [["difference", true], ["ratio", false]] as const) {
+    const opts = { confidence: 0.95, paired, resamples: 999, seed: 3 };
+    const r = compareInterval(c, b, { kind: "mean" }, kind, "bootstrap_percentile", opts);
+    const d = twoSampleBootstrap(c, b, { kind: "mean" }, paired, 999, 3);
+    const sorted = Float64Array.from(d.candidate, (x, i) => combine(kind, x, d.baseline[i])).sort();
+    const levels = bootstrapTailShares({ kind: "mean" }, 0.95, 120);
+    assert.deepEqual(r.percentile_levels, levels);
+    assert.ok(levels.low < 0.025 && levels.high > 0.975);
+    assert.equal(r.low, sortedQuantile(sorted, levels.low));
+    assert.equal(r.high, sortedQuantile(sorted, levels.high));
+    assert.ok(r.low < sortedQuantile(sorted, 0.025) && r.high > sortedQuantile(sorted, 0.975));
+    // Medians keep β and 1 − β.
+    const m = compareInterval(c, b, { kind: "median" }, kind, "bootstrap_percentile", opts);
+    assert.equal(m.percentile_levels, undefined);
   }
 });

@@ -64,6 +64,10 @@ def handle(r):
         return stats.beta.ppf(r["q"], r["a"], r["b"])
     if op == "t_ppf":
         return stats.t.ppf(r["q"], r["df"])
+    if op == "expanded_share":
+        # The expanded percentile's tail share: Φ(−√(n/(n − 1))·t(1 − α, n − 1)).
+        n, alpha = r["n"], r["alpha"]
+        return stats.norm.cdf(-np.sqrt(n / (n - 1)) * stats.t.ppf(1 - alpha, n - 1))
     if op == "nct_cdf":
         return stats.nct.cdf(r["x"], r["df"], r["nc"])
     if op == "mcnemar_p":
@@ -81,9 +85,17 @@ def handle(r):
             sc, sb = one(c, axis), one(b, axis)
             return sc / sb if r["kind"] == "ratio" else sc - sb
 
+        confidence = r["confidence"]
+        if r["statistic"] == "mean":
+            # The expanded percentile interval of a mean (Hesterberg 2015): read at Φ(−z) with
+            # z = √(n/(n − 1))·t(1 − β, n − 1), n the pairs or the smaller side.
+            n = min(len(r["candidate"]), len(r["baseline"]))
+            beta = (1 - confidence) / 2
+            z = np.sqrt(n / (n - 1)) * stats.t.ppf(1 - beta, n - 1)
+            confidence = 1 - 2 * stats.norm.cdf(-z)
         res = stats.bootstrap(
             (np.asarray(r["candidate"]), np.asarray(r["baseline"])), stat, paired=r["paired"],
-            vectorized=True, confidence_level=r["confidence"], n_resamples=r["resamples"],
+            vectorized=True, confidence_level=confidence, n_resamples=r["resamples"],
             method="percentile", random_state=r["seed"],
         )
         return [res.confidence_interval.low, res.confidence_interval.high]
