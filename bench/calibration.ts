@@ -10,6 +10,7 @@
 //
 //   deno run -A bench/calibration.ts [--runs 4000] [--bootstrap-runs 1000] [--seed 20261123]
 //                                    [--only one-sample|comparisons] [--statistic mean|median|…]
+//                                    [--method bootstrap_percentile|t|…]
 import {
   bcaInterval,
   bootstrapDistribution,
@@ -31,10 +32,15 @@ const BOOT_RUNS = arg("--bootstrap-runs", 1000);
 const SEED = arg("--seed", 20261123);
 const NS = [30, 100, 300, 1000];
 const only = Deno.args.includes("--only") ? Deno.args[Deno.args.indexOf("--only") + 1] : undefined;
-// --statistic KIND: only the comparison cells of that statistic (each keeps its seed).
-const onlyStatistic = Deno.args.includes("--statistic")
-  ? Deno.args[Deno.args.indexOf("--statistic") + 1]
-  : undefined;
+// --statistic KIND, --method NAME: only the cells of that statistic or method (each keeps its
+// seed, so the rows equal those of a full run).
+const option = (name: string) =>
+  Deno.args.includes(name) ? Deno.args[Deno.args.indexOf(name) + 1] : undefined;
+const onlyStatistic = option("--statistic");
+const onlyMethod = option("--method");
+const wanted = (c: { statistic: Statistic; method: string }) =>
+  (onlyStatistic === undefined || c.statistic.kind === onlyStatistic) &&
+  (onlyMethod === undefined || c.method === onlyMethod);
 
 const cells: Omit<CalibrationCell, "seed">[] = [];
 const add = (c: Omit<CalibrationCell, "seed">) => cells.push(c);
@@ -150,6 +156,7 @@ function oneSample() {
   );
   console.log("|---|---|---|---:|---|---|---:|---:|---:|---:|:-:|");
   cells.forEach((c, i) => {
+    if (!wanted(c)) return;
     const r = calibrate({ ...c, seed: (SEED + i * 7919) % 0x1_0000_0000 });
     if (!r.passes) failed++;
     const stat = c.statistic.kind === "quantile" ? `p${c.statistic.p * 100}` : c.statistic.kind;
@@ -222,7 +229,7 @@ function comparisons() {
   );
   console.log("|---|---|---|---|---|---:|---|---:|---:|---:|---:|---:|---:|:-:|");
   comparisonCells(RUNS, BOOT_RUNS).forEach((c, i) => {
-    if (onlyStatistic !== undefined && c.statistic.kind !== onlyStatistic) return;
+    if (!wanted(c)) return;
     const r = calibrateComparison({ ...c, seed: (SEED + 500_009 + i * 7919) % 0x1_0000_0000 });
     if (!r.passes) failed++;
     const stat = c.statistic.kind === "quantile" ? `p${c.statistic.p * 100}` : c.statistic.kind;

@@ -843,9 +843,9 @@ export function analysisPlanText(s: Scenario): string {
         shortNumber(beta * 50)
       }%, combined`
       : x.interval.startsWith("bootstrap")
-      ? `${METHOD_TEXT[x.interval]} interval (${a.resamples} resamples, MT19937 seed ${
-        pillarSeed(a.seed, k)
-      })`
+      ? `${x.interval === "bootstrap_percentile" ? "expanded " : ""}${
+        METHOD_TEXT[x.interval]
+      } interval (${a.resamples} resamples, MT19937 seed ${pillarSeed(a.seed, k)})`
       : x.interval === "bounded"
       ? `${METHOD_TEXT[x.interval]} interval over the range [${
         s.metrics[x.metric].range!.map(floatRepr).join(", ")

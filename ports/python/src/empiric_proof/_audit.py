@@ -298,11 +298,16 @@ def _bootstrap(values: Sequence[float], estimate: float, method: str, resamples:
                seed: int, conf: float) -> Dict[str, Any]:
     dist = sorted(st.bootstrap_means(values, resamples, seed))
     b = len(dist)
+    expanded: Dict[str, Any] = {}
     if method == "bootstrap_percentile":
-        alpha = 1 - conf
-        levels = (alpha / 2, 1 - alpha / 2)
-        low = st.quantile_sorted(dist, alpha / 2)
-        high = st.quantile_sorted(dist, 1 - alpha / 2)
+        # The expanded percentile interval of a mean (docs/statistics.md): the bounds are read at
+        # the share Φ(−√(n/(n − 1))·t(1 − α/2, n − 1)) and its complement.
+        n = len(values)
+        share = st.normal_cdf(-math.sqrt(n / (n - 1)) * st.t_quantile(1 - (1 - conf) / 2, n - 1))
+        levels = (share, 1 - share)
+        low = st.quantile_sorted(dist, levels[0])
+        high = st.quantile_sorted(dist, levels[1])
+        expanded = {"empiric:percentile_low": levels[0], "empiric:percentile_high": levels[1]}
     elif dist[0] == dist[-1]:
         levels = (0.5, 0.5)
         low = high = estimate
@@ -343,7 +348,7 @@ def _bootstrap(values: Sequence[float], estimate: float, method: str, resamples:
         return (at(lv + step) - at(lv - step)) / 2
 
     return {"low": low, "high": high, "empiric:mc_se_low": mc_se(levels[0]),
-            "empiric:mc_se_high": mc_se(levels[1])}
+            "empiric:mc_se_high": mc_se(levels[1]), **expanded}
 
 
 def analyze(scenario: Dict[str, Any], obs: Sequence[Dict[str, Any]]) -> Dict[str, Any]:
