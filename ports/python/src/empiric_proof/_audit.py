@@ -440,11 +440,10 @@ def compare_interval(c: Sequence[float], b: Sequence[float], spec: Dict[str, Any
             raise _AnalysisFailed("mcnemar needs 0/1 values on both sides")
         n10 = sum(1 for x, y in zip(c, b) if x == 1 and y == 0)
         n01 = sum(1 for x, y in zip(c, b) if x == 0 and y == 1)
-        low, high, share, discordance = st.paired_proportion_interval(len(c), n10, n01, conf)
+        low, high, pi, q = st.paired_proportion_interval(len(c), n10, n01, conf)
         out.update(low=low, high=high, mcnemar={
             "candidate_only": n10, "baseline_only": n01,
-            "p_value": st.mcnemar_exact_p(n10, n01), "share": share,
-            "discordance": discordance})
+            "p_value": st.mcnemar_exact_p(n10, n01), "share": pi, "discordance": q})
         return out
     if method == "bootstrap_percentile":
         if any(cc or ()) or any(cb or ()):
@@ -455,27 +454,26 @@ def compare_interval(c: Sequence[float], b: Sequence[float], spec: Dict[str, Any
         for xs in (c, b):
             if all(x == xs[0] for x in xs) or _is_binary(xs):
                 return refuse(estimate)  # constant or binary side
-        skewness = None
+        skewness: Optional[float] = None
         if statistic == "mean":
             skewness = _influence_skewness(c, b, kind, paired, estimate)
             if abs(skewness) > 1:
                 return refuse(estimate, skewness=skewness)
         p = None if statistic == "mean" else 0.5 if statistic == "median" else float(spec["p"])
         dc, db = st.two_sample_bootstrap(c, b, p, paired, resamples, seed)
-        dist = []
+        dist: List[float] = []
         for x, y in zip(dc, db):
             if kind == "ratio" and not y > 0:
                 return refuse(estimate)  # a resample's baseline statistic is 0
             dist.append(x / y if kind == "ratio" else x - y)
         dist.sort()
+        levels: Tuple[float, float] = (beta, 1 - beta)
         if statistic == "mean":
             # The expanded percentile shares (n: the pairs, or the smaller side unpaired).
-            share = st.normal_cdf(-math.sqrt(n_min / (n_min - 1))
-                                  * st.t_quantile(1 - beta, n_min - 1))
-            levels = (share, 1 - share)
+            tail = st.normal_cdf(-math.sqrt(n_min / (n_min - 1))
+                                 * st.t_quantile(1 - beta, n_min - 1))
+            levels = (tail, 1 - tail)
             out["levels"] = levels
-        else:
-            levels = (beta, 1 - beta)
         out.update(low=st.quantile_sorted(dist, levels[0]),
                    high=st.quantile_sorted(dist, levels[1]),
                    mc_se=(_mc_se(dist, levels[0]), _mc_se(dist, levels[1])), skewness=skewness)
@@ -483,7 +481,7 @@ def compare_interval(c: Sequence[float], b: Sequence[float], spec: Dict[str, Any
     # Combined sides: each side's own interval at one-sided beta/2, a two-sided 1 - beta.
     side_conf = 1 - beta
     one = (0.0, 1.0) if statistic == "proportion" else (-math.inf, math.inf)
-    sides = []
+    sides: List[Dict[str, Any]] = []
     for values, censored in ((c, cc), (b, cb)):
         est = _estimate(values, spec)
         refused, low, high, extra = _interval(values, censored, spec, metric, est, side_conf,
@@ -496,13 +494,14 @@ def compare_interval(c: Sequence[float], b: Sequence[float], spec: Dict[str, Any
     out["sides"] = sides
     if sides[0]["refused"] or sides[1]["refused"]:
         return refuse(estimate)
-    sc, sb = sides
+    c_low, c_high = float(sides[0]["low"]), float(sides[0]["high"])
+    b_low, b_high = float(sides[1]["low"]), float(sides[1]["high"])
     if kind == "difference":
-        out.update(low=sc["low"] - sb["high"], high=sc["high"] - sb["low"])
+        out.update(low=c_low - b_high, high=c_high - b_low)
     else:
-        cl, bl = max(0.0, sc["low"]), max(0.0, sb["low"])
-        out.update(low=0.0 if sb["high"] == math.inf else cl / sb["high"],
-                   high=math.inf if bl == 0 else sc["high"] / bl)
+        cl, bl = max(0.0, c_low), max(0.0, b_low)
+        out.update(low=0.0 if b_high == math.inf else cl / b_high,
+                   high=math.inf if bl == 0 else c_high / bl)
     return out
 
 
@@ -724,10 +723,14 @@ def _baseline_part(record: Dict[str, Any], datasets: List[Any], comparative: boo
     if len(base) != ref.get("n_records"):
         differ("bundle_mismatch", f"/data/datasets/{index}/n_records", ref.get("n_records"),
                len(base))
-    prov = record.get("provenance") if type(record.get("provenance")) is dict else {}
-    entities = prov.get("entity") if type(prov.get("entity")) is dict else {}
+    def obj(parent: Dict[str, Any], key: str) -> Dict[str, Any]:
+        v = parent.get(key)
+        return v if type(v) is dict else {}
+
+    prov = obj(record, "provenance")
+    entities = obj(prov, "entity")
     eid = "empiric:dataset/" + BASELINE_DATASET
-    entity = entities.get(eid) if type(entities.get(eid)) is dict else {}
+    entity = obj(entities, eid)
     paired = entity.get("empiric:paired")
     pointer = f"/provenance/entity/{eid.replace('/', '~1')}/empiric:paired"
     if type(paired) is not bool:
@@ -737,7 +740,7 @@ def _baseline_part(record: Dict[str, Any], datasets: List[Any], comparative: boo
         return False, None
     same_items = len(obs) == len(base) and all(o.get("id") == b.get("id")
                                                for o, b in zip(obs, base))
-    agents = prov.get("agent") if type(prov.get("agent")) is dict else {}
+    agents = obj(prov, "agent")
     measured_here = any(k.startswith("empiric:baseline-substrate/") for k in agents)
     if paired and not same_items:
         differ("evidence_mismatch", pointer, True, False)

@@ -14,7 +14,7 @@ from __future__ import annotations
 import math
 import random
 from statistics import NormalDist
-from typing import List, Optional, Sequence, Tuple
+from typing import Callable, List, Optional, Sequence, Tuple
 
 __all__ = [
     "fsum_neumaier",
@@ -523,7 +523,7 @@ def two_sample_bootstrap(candidate: Sequence[float], baseline: Sequence[float],
     """
     nc, nb = len(candidate), len(baseline)
     g = Mt19937(seed)
-    nxt = g.next_u32
+    nxt: Callable[[], int] = g.next_u32
     limit_c, limit_b = index_limit(nc), index_limit(nb)
 
     def draw(n: int, limit: int) -> List[int]:
