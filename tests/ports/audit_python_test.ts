@@ -1,6 +1,7 @@
 // The Python port's audit, written independently, agrees with the TypeScript analysis to 1e-12
-// relative: on every built-in scenario's run (a whole bundle, through `audit`) and on fuzzed
-// scenarios and observation files (through `analyze`), for every interval method.
+// relative: on every built-in scenario's run (a whole bundle, through `audit`), on a comparative
+// run (candidate and baseline), and on fuzzed scenarios and observation files, one-sample and
+// comparative (through `analyze`), for every interval and comparison method.
 import assert from "node:assert/strict";
 import { ROOT, TEST_SIGN_KEY, testEnv } from "../support/env.ts";
 import { runScenarioForTest } from "../support/ops.ts";
@@ -10,7 +11,15 @@ import { observationsJsonl, scenarioJson } from "../../src/run/bundle.ts";
 import { observationsDataset } from "../../src/run/bundle.ts";
 import { signRecord } from "../../src/record/sign.ts";
 import type { ProofRecord } from "../../src/record/types.ts";
-import { compareAnalyses, fuzzCases, typescriptAnalysis } from "../support/audit_fuzz.ts";
+import {
+  comparativeFuzzCases,
+  compareAnalyses,
+  fuzzCases,
+  typescriptAnalysis,
+  typescriptComparativeAnalysis,
+} from "../support/audit_fuzz.ts";
+import { readObservations } from "../../src/run/bundle.ts";
+import { sha256Hex } from "../../src/crypto/hash.ts";
 
 const havepython = await new Deno.Command("python3", { args: ["--version"], stdout: "null" })
   .output().then((o) => o.success, () => false);
@@ -154,7 +163,7 @@ Deno.test({
 
 Deno.test({
   name:
-    "Python audit: a genuine comparative record verifies there and is reported NOT-RECOMPUTED (exit 69), not failed",
+    "Python audit: a genuine comparative record is recomputed and agrees (exit 0); re-signed changes of its baseline or evidence do not (exit 2)",
   ignore: !havepython,
 }, async () => {
   const dir = await Deno.makeTempDir();
@@ -165,23 +174,125 @@ Deno.test({
     substrate: scaled("1.0 0.02 31 --no-sleep"),
     baselineSubstrate: scaled("1.0 0.02 32 --no-sleep"),
   }, { env: await testEnv(), key: TEST_SIGN_KEY });
+  const write = async (base: string, record: unknown, baseline: Uint8Array) => {
+    await Deno.writeTextFile(`${base}.json`, prettyJson(record as never));
+    await Deno.writeFile(`${base}.observations.jsonl`, r.output.bundle.observations);
+    await Deno.writeFile(`${base}.scenario.json`, r.output.bundle.scenario);
+    await Deno.writeFile(`${base}.baseline.observations.jsonl`, baseline);
+  };
+  const tsAudit = async (file: string) =>
+    (await new Deno.Command(Deno.execPath(), {
+      args: ["run", "-A", `${ROOT}cli.ts`, "audit", file, "--key", keyText],
+      stdout: "piped",
+      stderr: "piped",
+    }).output()).code;
   const base = `${dir}/cmp`;
-  await Deno.writeTextFile(`${base}.json`, prettyJson(r.output.record as never));
-  await Deno.writeFile(`${base}.observations.jsonl`, r.output.bundle.observations);
-  await Deno.writeFile(`${base}.scenario.json`, r.output.bundle.scenario);
-  await Deno.writeFile(`${base}.baseline.observations.jsonl`, r.output.bundle.baseline!);
+  await write(base, r.output.record, r.output.bundle.baseline!);
   // Its verdict check (within, two one-sided bounds, both sides' counts) passes in Python.
   const verify = await python(["verify", `${base}.json`, "--key", keyText]);
   assert.equal(verify.code, 0, verify.out);
+  // The baseline's observations are found beside the record; both sides are recomputed.
   const audit = await python(["audit", `${base}.json`, "--key", keyText]);
-  assert.equal(audit.code, 69, audit.out);
-  assert.match(audit.out, /^NOT-RECOMPUTED .*comparative claim .*empiric audit/);
+  assert.equal(audit.code, 0, audit.out);
+  assert.match(audit.out, new RegExp(`^AGREES .* recomputed ${r.outcome} from 130 observations`));
   const json = await python(["audit", `${base}.json`, "--key", keyText, "--json"]);
   const result = JSON.parse(json.out);
-  assert.deepEqual([result.status, result.agrees, result.differences], [
-    "not_recomputed",
-    false,
+  assert.deepEqual([result.status, result.agrees, result.differences, result.problems], [
+    "agrees",
+    true,
+    [],
     [],
   ]);
+  // Without the baseline's observations it cannot be recomputed.
+  const alone = `${dir}/alone`;
+  await write(alone, r.output.record, r.output.bundle.baseline!);
+  await Deno.remove(`${alone}.baseline.observations.jsonl`);
+  const missing = await python(["audit", `${alone}.json`, "--key", keyText]);
+  assert.equal(missing.code, 2, missing.out);
+  assert.match(missing.out, /--baseline-observations/);
+  const given = await python([
+    "audit",
+    `${alone}.json`,
+    "--key",
+    keyText,
+    "--baseline-observations",
+    `${base}.baseline.observations.jsonl`,
+  ]);
+  assert.equal(given.code, 0, given.out);
+
+  // Forged 1: the baseline's smallest value becomes larger than all (the median moves) and the
+  // record is re-sealed over the changed file with the key. It verifies; both audits fail it.
+  const obs = readObservations(r.output.bundle.baseline!);
+  const values = obs.filter((o) => o.ok).map((o) => o.metrics.value!);
+  const k = obs.findIndex((o) => o.ok && o.metrics.value === Math.min(...values));
+  obs[k].metrics.value = Math.max(...values) * 10 + 1;
+  const changed = observationsJsonl(obs);
+  const record = structuredClone(r.output.record) as ProofRecord;
+  const i = record.data.datasets.findIndex((d) => d.kind === "baseline");
+  record.data.datasets[i] = { ...record.data.datasets[i], content_hash: await sha256Hex(changed) };
+  const { signature: _s, ...body } = record;
+  const forged = `${dir}/forged`;
+  await write(forged, await signRecord(body as never, TEST_SIGN_KEY), changed);
+  assert.equal((await python(["verify", `${forged}.json`, "--key", keyText])).code, 0);
+  const bad = await python(["audit", `${forged}.json`, "--key", keyText]);
+  assert.equal(bad.code, 2, bad.out);
+  assert.match(bad.out, /^DIFFERS /);
+  assert.match(bad.out, /evidence_mismatch/);
+  assert.equal(await tsAudit(`${forged}.json`), 2, "the TypeScript audit fails it too");
+
+  // Forged 2: the evidence's lower bound moved and the record re-signed over it.
+  const moved = structuredClone(r.output.record) as ProofRecord;
+  moved.evidence[0].ci_low = moved.evidence[0].ci_low * (1 + 1e-9);
+  const { signature: _m, ...movedBody } = moved;
+  const forged2 = `${dir}/forged2`;
+  await write(
+    forged2,
+    await signRecord(movedBody as never, TEST_SIGN_KEY),
+    r.output.bundle.baseline!,
+  );
+  const bad2 = await python(["audit", `${forged2}.json`, "--key", keyText]);
+  assert.equal(bad2.code, 2, bad2.out);
+  assert.match(bad2.out, /\/evidence\/0\/ci_low: evidence_mismatch/);
+  assert.equal(await tsAudit(`${forged2}.json`), 2, "the TypeScript audit fails it too");
+  await Deno.remove(dir, { recursive: true });
+});
+
+Deno.test({
+  name:
+    "Python analysis agrees with TypeScript to 1e-12 on fuzzed comparative scenarios (paired and unpaired, every comparison method)",
+  ignore: !havepython,
+}, async () => {
+  const dir = await Deno.makeTempDir();
+  const seed = Number(Deno.env.get("EMPIRIC_FUZZ_SEED") ?? 20261124);
+  const cases = comparativeFuzzCases(seed, 30);
+  const methods = new Set<string>();
+  const outcomes = new Set<string>();
+  for (let k = 0; k < cases.length; k++) {
+    const c = cases[k];
+    await Deno.writeFile(`${dir}/s.json`, scenarioJson(c.scenario));
+    await Deno.writeFile(`${dir}/o.jsonl`, observationsJsonl(c.observations));
+    await Deno.writeFile(`${dir}/b.jsonl`, observationsJsonl(c.baseline));
+    const r = await python([
+      "analyze",
+      "--scenario",
+      `${dir}/s.json`,
+      "--observations",
+      `${dir}/o.jsonl`,
+      "--baseline-observations",
+      `${dir}/b.jsonl`,
+      c.paired ? "--paired" : "--unpaired",
+    ]);
+    assert.equal(r.code, 0, r.out);
+    const ts = typescriptComparativeAnalysis(c);
+    const diffs = compareAnalyses(ts, JSON.parse(r.out));
+    assert.deepEqual(diffs, [], `case ${k} (seed ${seed}, paired ${c.paired})`);
+    for (const p of c.scenario.analysis.pillars) methods.add(p.interval);
+    outcomes.add(ts.outcome);
+  }
+  for (
+    const m of ["order_statistic", "clopper_pearson", "t", "bounded", "mcnemar", "none"]
+  ) assert.ok(methods.has(m), `the fuzz covers ${m}`);
+  assert.ok(methods.has("bootstrap_percentile"));
+  assert.ok(outcomes.size >= 2, "more than one outcome occurs");
   await Deno.remove(dir, { recursive: true });
 });

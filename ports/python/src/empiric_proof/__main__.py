@@ -94,12 +94,14 @@ def _build_parser() -> _Parser:
         "number, pillar entity and the verdict from the observations under the pre-registered "
         "plan, independently of the TypeScript core; numbers must agree to 1e-12 relative. "
         "Exit 0 when everything agrees, 2 otherwise. A comparative record (a candidate against "
-        "a baseline) is checked but not recomputed here: NOT-RECOMPUTED, exit 69; use "
-        "`empiric audit` to recompute it.",
+        "a baseline) also needs the baseline's observations (by default "
+        "R.baseline.observations.jsonl): both sides are recomputed, paired as the record says.",
     )
     a.add_argument("record", metavar="RECORD")
     a.add_argument("--observations", metavar="F", help="the observations file")
     a.add_argument("--scenario", metavar="F", help="the scenario file")
+    a.add_argument("--baseline-observations", metavar="F",
+                   help="a comparative record's baseline observations file")
     a.add_argument("--json", action="store_true", help="print the result as JSON")
     _add_key_options(a)
 
@@ -111,6 +113,14 @@ def _build_parser() -> _Parser:
     )
     n.add_argument("--scenario", metavar="F", required=True)
     n.add_argument("--observations", metavar="F", required=True)
+    n.add_argument("--baseline-observations", metavar="F",
+                   help="a comparative scenario's baseline observations (analysis.comparison)")
+    pg = n.add_mutually_exclusive_group()
+    pg.add_argument("--paired", dest="paired", action="store_true", default=None,
+                    help="the sides measured the same items in the same order (default: when "
+                    "their item ids are the same, in order)")
+    pg.add_argument("--unpaired", dest="paired", action="store_false",
+                    help="the sides are independent samples")
 
     b = sub.add_parser(
         "bench",
@@ -288,17 +298,24 @@ def _cmd_audit(args: argparse.Namespace) -> int:
             _fail_line(out, path, IO_ERROR, f"cannot read the {what} file {p}: "
                        f"{exc.strerror or exc}")
             return EXIT_FAIL
+    # The baseline part is looked for beside a record that lists a baseline dataset.
+    given = args.baseline_observations
+    baseline_path = given or (_beside(path, ".baseline.observations.jsonl")
+                              if _lists_baseline(data["record"]) else None)
+    baseline = None
+    if baseline_path is not None:
+        try:
+            baseline = _read_bytes(baseline_path)
+        except OSError as exc:
+            hint = "" if given else "; give it with --baseline-observations"
+            _fail_line(out, path, IO_ERROR, f"cannot read the baseline observations file "
+                       f"{baseline_path}: {exc.strerror or exc}{hint}")
+            return EXIT_FAIL
     try:
-        r = audit(data["record"], data["observations"], data["scenario"], key)
+        r = audit(data["record"], data["observations"], data["scenario"], key, baseline)
     except (WireError, AuditError) as exc:
         _fail_line(out, path, exc.code, str(exc))
         return EXIT_FAIL
-    if r["status"] == "not_recomputed":
-        if args.json:
-            out.write(json.dumps(r) + "\n")
-        else:
-            out.write(f"NOT-RECOMPUTED {path}: {r['note']}\n")
-        return EXIT_UNAVAILABLE
     if args.json:
         out.write(json.dumps(r) + "\n")
     else:
@@ -314,12 +331,43 @@ def _cmd_audit(args: argparse.Namespace) -> int:
     return EXIT_OK if r["agrees"] else EXIT_FAIL
 
 
+def _lists_baseline(record: bytes) -> bool:
+    """True when a record's data lists a baseline dataset (a comparative claim)."""
+    try:
+        value = parse(record)
+        datasets = value["data"]["datasets"]
+        return any(type(d) is dict and d.get("kind") == "baseline" for d in datasets)
+    except (WireError, KeyError, TypeError):
+        return False
+
+
 def _cmd_analyze(args: argparse.Namespace) -> int:
     from ._audit import analyze, read_observations
 
     scenario = parse(_read_bytes(args.scenario))
     obs = read_observations(_read_bytes(args.observations))
-    a = analyze(scenario, obs)
+    baseline = None
+    if args.baseline_observations is not None:
+        base = read_observations(_read_bytes(args.baseline_observations))
+        paired = args.paired
+        if paired is None:
+            paired = len(obs) == len(base) and all(
+                o.get("id") == b.get("id") for o, b in zip(obs, base))
+        baseline = (base, paired)
+    elif args.paired is not None:
+        sys.stderr.write(f"{PROG} analyze: error: --paired/--unpaired need "
+                         "--baseline-observations\n")
+        return EXIT_USAGE
+    comparative = type(scenario) is dict and type(scenario.get("analysis")) is dict and \
+        scenario["analysis"].get("comparison") is not None
+    if comparative != (baseline is not None):
+        sys.stderr.write(f"{PROG} analyze: error: " + (
+            "the scenario makes a comparative claim (analysis.comparison): give the baseline's "
+            "observations with --baseline-observations" if comparative else
+            "--baseline-observations was given, but the scenario declares no "
+            "analysis.comparison") + "\n")
+        return EXIT_USAGE
+    a = analyze(scenario, obs, baseline)
     sys.stdout.write(json.dumps({
         "outcome": a["outcome"],
         "observed_value": a["observed_value"],
