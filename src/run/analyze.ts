@@ -407,9 +407,18 @@ function analyzeComparisonPillar(
   const deciding = spec.name === claim.threshold.metric;
   const seed = pillarSeed(analysis.seed, k);
   const failed = observations.filter((o) => !o.ok).length;
-  const c = pillarSample(scenario, spec, observations);
-  const b = pillarSample(scenario, spec, baseline.observations);
   const baseFailed = baseline.observations.filter((o) => !o.ok).length;
+  let c = pillarSample(scenario, spec, observations);
+  let b = pillarSample(scenario, spec, baseline.observations);
+  if (baseline.paired && (c.refused !== undefined || b.refused !== undefined)) {
+    // Failed items without a value (on_failure: inconclusive) leave each side's sample: paired
+    // sides keep only the items both answered, so that pairs stay pairs. The pillar cannot
+    // decide either way (refused and undecidable below); its estimate is that of the pairs.
+    const both = observations.map((o, i) => o.ok && baseline.observations[i]?.ok === true);
+    const kept = (obs: readonly Observation[]) => obs.filter((_, i) => both[i]);
+    c = { ...pillarSample(scenario, spec, kept(observations)), refused: c.refused };
+    b = { ...pillarSample(scenario, spec, kept(baseline.observations)), refused: b.refused };
+  }
   const base = {
     spec,
     statistic,
@@ -464,6 +473,9 @@ function analyzeComparisonPillar(
       opts,
     );
     const refused = sideRefusal ?? cmp.refused;
+    // Failed items without a value: no rule can decide (the point rule included), as for one
+    // sample.
+    const undecidable = sideRefusal;
     const cc = crossCheckComparison(c.values, b.values, statistic, cmp, opts);
     const trivial = trivialComparisonBounds(statistic, kind);
     const interval: IntervalResult = {
@@ -491,6 +503,7 @@ function analyzeComparisonPillar(
       interval,
       comparison: cmp,
       ...(refused !== undefined ? { refused } : {}),
+      ...(undecidable !== undefined ? { undecidable } : {}),
       crossCheckAgrees: cc.agrees,
       evidence: {
         pillar: spec.name,

@@ -240,3 +240,62 @@ Deno.test("comparisons: defaults, plan text and plan", () => {
   assert.equal(plan.power_at_corpus, null);
   assert.deepEqual(planScenario(s, 50).warnings.length, 1);
 });
+
+/** n reported scores around `center`; the items in `failedItems` failed (no value). */
+function scores(n: number, center: number, seed: number, failedItems: number[]): Observation[] {
+  const u = seededRandom(seed);
+  const base = seededRandom(7);
+  return Array.from({ length: n }, (_, i) => {
+    const b = base();
+    const v = center + 2 * b + 0.3 * (u() - 0.5);
+    const ok = !failedItems.includes(i);
+    return {
+      item: i,
+      id: `i${i}`,
+      ok,
+      attempts: 1,
+      ...(ok ? {} : { failure: { kind: "error", message: "no answer" } }),
+      latency_ms: 1,
+      metrics: { score: ok ? v : null },
+    };
+  });
+}
+
+Deno.test("comparisons: failed items without a value decide nothing, under the point rule too; pairs stay pairs", () => {
+  const s = scenario({
+    threshold: ["score.mean.difference", ">=", -0.5, "points"],
+    pillars: [{ name: "score.mean.difference", metric: "score", statistic: "mean", interval: "t" }],
+    metrics: { score: { kind: "reported", output: "/score" } },
+    analysis: {
+      comparison: { kind: "difference" },
+      max_failure_rate: 0.2,
+      decision: "point",
+      on_failure: "inconclusive",
+    },
+  });
+  const cand = range(0, 5);
+  for (
+    const [what, candFailed, baseFailed] of [
+      ["same number, other items", cand, range(5, 10)],
+      ["other numbers", cand, range(5, 12)],
+    ] as const
+  ) {
+    const a = analyze(s, scores(150, 10, 1, [...candFailed]), undefined, {
+      observations: scores(150, 10, 2, [...baseFailed]),
+      paired: true,
+    });
+    assert.equal(a.outcome, "INCONCLUSIVE", `${what}: ${a.reasoning}`);
+    const p = a.pillars[0];
+    assert.match(p.undecidable ?? "", /failed items have no value/, what);
+    assert.doesNotMatch(p.refused ?? "", /analysis failed/, what);
+    // The estimate is that of the items both sides answered, pair by pair.
+    const both = 150 - candFailed.length - baseFailed.length;
+    assert.equal(p.values.length, both, what);
+    assert.equal(p.baseline!.values.length, both, what);
+    assert.ok(Math.abs(p.interval.estimate) < 0.2, `${what}: estimate ${p.interval.estimate}`);
+  }
+});
+
+function range(from: number, to: number): number[] {
+  return Array.from({ length: to - from }, (_, i) => from + i);
+}

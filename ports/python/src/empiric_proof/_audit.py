@@ -522,6 +522,13 @@ def _comparison_pillar(scenario: Dict[str, Any], spec: Dict[str, Any], k: int,
     metric = scenario["metrics"][spec["metric"]]
     c, cc, c_refused = _sample(scenario, spec, obs)
     b, cb, b_refused = _sample(scenario, spec, bobs)
+    if paired and (c_refused or b_refused):
+        # Failed items without a value (on_failure: inconclusive): paired sides keep only the
+        # items both answered, so that pairs stay pairs (the pillar decides nothing either way).
+        both = [o["ok"] and i < len(bobs) and bobs[i]["ok"] for i, o in enumerate(obs)]
+        c, cc, _ = _sample(scenario, spec, [o for i, o in enumerate(obs) if both[i]])
+        b, cb, _ = _sample(scenario, spec, [o for i, o in enumerate(bobs) if i < len(both)
+                                            and both[i]])
     name = _statistic_name(spec) + "_" + kind
     trivial = _trivial_comparison(statistic, kind)
     attrs: Dict[str, Any] = {
@@ -552,7 +559,8 @@ def _comparison_pillar(scenario: Dict[str, Any], spec: Dict[str, Any], k: int,
         estimate, low, high, refused, undecidable = 0.0, trivial[0], trivial[1], True, True
     else:
         refused = c_refused or b_refused or cmp["refused"]
-        undecidable = False
+        # Failed items without a value: no rule can decide, the point rule included.
+        undecidable = c_refused or b_refused
         estimate = cmp["estimate"]
         low, high = trivial if refused else (cmp["low"], cmp["high"])
         attrs["empiric:censored"] = sum(1 for x in cc or () if x)
