@@ -14,6 +14,8 @@ MODULES = [
     "empiric_proof._canonical",
     "empiric_proof._record",
     "empiric_proof.dsse",
+    "empiric_proof._stats",
+    "empiric_proof._audit",
 ]
 
 
