@@ -477,34 +477,36 @@ def index_limit(n: int) -> int:
     return (2 ** 32 // n) * n if n > 2 else 2 ** 32
 
 
+def compensated_mean(values: Sequence[float], idx: Sequence[int]) -> float:
+    """The mean of ``values[j]`` for j in ``idx``, summed with Neumaier's compensation, as the
+    TypeScript bootstrap sums (equal to simple-statistics' ``mean`` of the resample).
+
+    >>> compensated_mean([1e16, 1.0, -1e16], [0, 1, 2])
+    0.3333333333333333
+    """
+    total = correction = 0.0
+    first = True
+    for j in idx:
+        x = values[j]
+        if first:
+            total, first = x, False
+            continue
+        t = total + x
+        if abs(total) >= abs(x):
+            correction += (total - t) + x
+        else:
+            correction += (x - t) + total
+        total = t
+    return (total + correction) / len(idx)
+
+
 def bootstrap_means(values: Sequence[float], resamples: int, seed: int) -> List[float]:
     """B resample means (compensated sums), in resample order."""
     n = len(values)
     g = Mt19937(seed)
     limit = index_limit(n)
-    nxt = g.next_u32
-    out: List[float] = []
-    for _ in range(resamples):
-        total = 0.0
-        correction = 0.0
-        first = True
-        for _ in range(n):
-            v = nxt() ^ 0x80000000
-            while v >= limit:
-                v = nxt() ^ 0x80000000
-            x = values[v % n]
-            if first:
-                total = x
-                first = False
-                continue
-            t = total + x
-            if abs(total) >= abs(x):
-                correction += (total - t) + x
-            else:
-                correction += (x - t) + total
-            total = t
-        out.append((total + correction) / n)
-    return out
+    return [compensated_mean(values, [g.index(n, limit) for _ in range(n)])
+            for _ in range(resamples)]
 
 
 def two_sample_bootstrap(candidate: Sequence[float], baseline: Sequence[float],
@@ -523,34 +525,14 @@ def two_sample_bootstrap(candidate: Sequence[float], baseline: Sequence[float],
     """
     nc, nb = len(candidate), len(baseline)
     g = Mt19937(seed)
-    nxt: Callable[[], int] = g.next_u32
     limit_c, limit_b = index_limit(nc), index_limit(nb)
 
     def draw(n: int, limit: int) -> List[int]:
-        out = []
-        for _ in range(n):
-            v = nxt() ^ 0x80000000
-            while v >= limit:
-                v = nxt() ^ 0x80000000
-            out.append(v % n)
-        return out
+        return [g.index(n, limit) for _ in range(n)]
 
     def stat(values: Sequence[float], idx: List[int]) -> float:
         if p is None:
-            total = correction = 0.0
-            first = True
-            for j in idx:
-                x = values[j]
-                if first:
-                    total, first = x, False
-                    continue
-                t = total + x
-                if abs(total) >= abs(x):
-                    correction += (total - t) + x
-                else:
-                    correction += (x - t) + total
-                total = t
-            return (total + correction) / len(idx)
+            return compensated_mean(values, idx)
         return quantile_sorted(sorted(values[j] for j in idx), p)
 
     out_c: List[float] = []
