@@ -14,7 +14,7 @@ from __future__ import annotations
 import math
 import random
 from statistics import NormalDist
-from typing import Callable, List, Optional, Sequence, Tuple
+from typing import List, Optional, Sequence, Tuple
 
 __all__ = [
     "fsum_neumaier",
