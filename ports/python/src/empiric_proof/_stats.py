@@ -477,36 +477,12 @@ def index_limit(n: int) -> int:
     return (2 ** 32 // n) * n if n > 2 else 2 ** 32
 
 
-def compensated_mean(values: Sequence[float], idx: Sequence[int]) -> float:
-    """The mean of ``values[j]`` for j in ``idx``, summed with Neumaier's compensation, as the
-    TypeScript bootstrap sums (equal to simple-statistics' ``mean`` of the resample).
-
-    >>> compensated_mean([1e16, 1.0, -1e16], [0, 1, 2])
-    0.3333333333333333
-    """
-    total = correction = 0.0
-    first = True
-    for j in idx:
-        x = values[j]
-        if first:
-            total, first = x, False
-            continue
-        t = total + x
-        if abs(total) >= abs(x):
-            correction += (total - t) + x
-        else:
-            correction += (x - t) + total
-        total = t
-    return (total + correction) / len(idx)
-
-
 def bootstrap_means(values: Sequence[float], resamples: int, seed: int) -> List[float]:
-    """B resample means (compensated sums), in resample order."""
+    """B resample means (:func:`mean`: compensated sums), in resample order."""
     n = len(values)
     g = Mt19937(seed)
     limit = index_limit(n)
-    return [compensated_mean(values, [g.index(n, limit) for _ in range(n)])
-            for _ in range(resamples)]
+    return [mean([values[g.index(n, limit)] for _ in range(n)]) for _ in range(resamples)]
 
 
 def two_sample_bootstrap(candidate: Sequence[float], baseline: Sequence[float],
@@ -532,7 +508,7 @@ def two_sample_bootstrap(candidate: Sequence[float], baseline: Sequence[float],
 
     def stat(values: Sequence[float], idx: List[int]) -> float:
         if p is None:
-            return compensated_mean(values, idx)
+            return mean([values[j] for j in idx])
         return quantile_sorted(sorted(values[j] for j in idx), p)
 
     out_c: List[float] = []
