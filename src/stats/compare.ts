@@ -22,11 +22,12 @@
  *
  * **Bootstrap.** Percentile interval (type-7 quantiles at β and 1 − β) of the B ratios or
  * differences of `twoSampleBootstrap`; for means the expanded percentile interval, read at the
- * shares of `bootstrapTailShares` (the plain one erred 2.5-3.2% a side at n = 100). Refused where the calibration table shows it cannot hold
- * its level: fewer than 100 values a side, censored values, constant or binary sides, quantiles
- * outside [0.25, 0.75] (a bootstrap bound cannot pass the sample extremes), and for means a
- * skewness beyond ±1 of the values the ratio or difference is a mean of: the paired differences
- * cᵢ − bᵢ, the linearised ratio cᵢ − R·bᵢ, or each side when unpaired.
+ * shares of `bootstrapTailShares` (the plain one erred 2.5-3.2% a side at n = 100). Refused where
+ * the calibration table shows it cannot hold its level: fewer than 100 values a side, censored
+ * values, constant or binary sides, quantiles outside [0.25, 0.75] (a bootstrap bound cannot pass
+ * the sample extremes), and for means a skewness beyond ±1 of the values the ratio or difference
+ * is a mean of: the paired differences cᵢ − bᵢ, the linearised ratio cᵢ − R·bᵢ, or each side when
+ * unpaired.
  *
  * Ratios need non-negative values on both sides and a positive baseline estimate.
  *

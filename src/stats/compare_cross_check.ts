@@ -21,7 +21,7 @@ import {
   type ComparisonOptions,
   type ComparisonResult,
 } from "./compare.ts";
-import { crossCheckInterval, crossCheckStatistic } from "./cross_check.ts";
+import { crossCheckInterval, crossCheckStatistic, jStatExpandedTailShare } from "./cross_check.ts";
 import { jStat } from "./jstat.ts";
 import { CROSS_CHECK_LIBRARY } from "./library.ts";
 import type { TwoSampleDistribution } from "./compare_bootstrap.ts";
@@ -140,16 +140,10 @@ export function crossCheckComparison(
       );
       const values = Array.from(d.candidate, (x, r) => combine(result.kind, x, d.baseline[r]));
       values.sort((x, y) => x - y);
-      let share = beta;
-      if (s.kind === "mean") {
-        // Expanded percentile: z = √(n/(n − 1)) · t(1 − β, n − 1), read at Φ(−z).
-        const n = Math.min(candidate.length, baseline.length);
-        share = jStat.normal.cdf(
-          -Math.sqrt(n / (n - 1)) * jStat.studentt.inv(1 - beta, n - 1),
-          0,
-          1,
-        );
-      }
+      // Means: the expanded percentile's share, n the pairs or the smaller side.
+      const share = s.kind === "mean"
+        ? jStatExpandedTailShare(beta, Math.min(candidate.length, baseline.length))
+        : beta;
       [low, high] = jStat.quantiles(values, [share, 1 - share], 1, 1);
       route = `pure-rand uniformInt resamples with ${lib} statistics and quantiles${
         s.kind === "mean" ? ", expanded percentile shares from jStat's t and normal" : ""

@@ -222,6 +222,23 @@ export function crossCheckInterval(
 
 const EMPIRIC_ROUTE = "empiric";
 
+/**
+ * The expanded percentile interval's tail share Φ(−√(n/(n − 1))·t(1 − α, n − 1)) by a second
+ * route: jStat's t quantile and normal CDF (src/stats/expanded_percentile.ts is the first).
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { jStatExpandedTailShare } from "./cross_check.ts";
+ * import { expandedTailShare } from "./expanded_percentile.ts";
+ * const a = jStatExpandedTailShare(0.025, 100), b = expandedTailShare(0.025, 100);
+ * assert.ok(Math.abs(a - b) < 1e-6 * b);
+ * ```
+ */
+export function jStatExpandedTailShare(alpha: number, n: number): number {
+  return jStat.normal.cdf(-Math.sqrt(n / (n - 1)) * jStat.studentt.inv(1 - alpha, n - 1), 0, 1);
+}
+
 /** A plain bootstrap: every resample materialised, jStat mean, type-7 quantiles of the sorted means. */
 function referenceBootstrap(
   values: readonly number[],
@@ -241,13 +258,7 @@ function referenceBootstrap(
   const alpha = 1 - opts.confidence;
   let levels = [alpha / 2, 1 - alpha / 2];
   if (method === "bootstrap_percentile") {
-    // The expanded percentile interval: read at Φ(−√(n/(n − 1))·t(1 − α/2, n − 1)), here from
-    // jStat's t quantile and normal CDF.
-    const share = jStat.normal.cdf(
-      -Math.sqrt(n / (n - 1)) * jStat.studentt.inv(1 - alpha / 2, n - 1),
-      0,
-      1,
-    );
+    const share = jStatExpandedTailShare(alpha / 2, n);
     levels = [share, 1 - share];
   }
   if (method === "bootstrap_bca") {

@@ -241,7 +241,7 @@ export function estimateInterval(
       let levels: [number, number];
       if (method === "bootstrap_percentile") {
         // Means only (structuralRefusal): the expanded percentile interval
-        // (src/stats/expanded_percentile.ts); the plain one erred 2.7-2.9% a side at n = 100.
+        // (src/stats/expanded_percentile.ts); the plain one erred 2.6-2.9% a side at n = 100.
         const share = expandedTailShare((1 - opts.confidence) / 2, values.length);
         levels = [share, 1 - share];
         bounds = { low: sortedQuantile(sorted, share), high: sortedQuantile(sorted, 1 - share) };
